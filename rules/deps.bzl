@@ -2,6 +2,7 @@
 
 load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")
 load("@bazel_tools//tools/build_defs/repo:utils.bzl", "maybe")
+load("//toolchains:local_cuda.bzl", "local_cuda")
 
 def rules_cuda_go_dependencies():
     """Declares rules_go and gazelle (and skylib) unless the WORKSPACE already declared them.
@@ -25,3 +26,14 @@ def rules_cuda_go_dependencies():
         name = "bazel_skylib",
         urls = ["https://github.com/bazelbuild/bazel-skylib/releases/download/1.8.1/bazel-skylib-1.8.1.tar.gz"],
     )
+
+def rules_cuda_go_toolchains(name = "local_cuda"):
+    """Creates @local_cuda (the CUDA toolkit and GPUs found on this machine) and registers its toolchain.
+
+    Call it after go_register_toolchains(): it builds the arch resolver with the host Go.
+
+    Args:
+      name: the repository name; rules_cuda_go refers to @local_cuda, so keep the default.
+    """
+    maybe(local_cuda, name = name)
+    native.register_toolchains("@%s//:toolchain" % name)

@@ -1,0 +1,227 @@
+package ops
+
+import (
+	"errors"
+	"slices"
+)
+
+// node records how a non-leaf tensor was computed. It is immutable.
+type node struct {
+	name     string
+	inputs   []*Tensor
+	backward func(g *Tensor) ([]*Tensor, error) // one gradient (or nil) per input
+}
+
+func anyRequiresGrad(ts []*Tensor) bool {
+	for _, t := range ts {
+		if t.requiresGrad.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// recordUnary gives out a node with one input if in requires grad.
+func recordUnary(out *Tensor, name string, in *Tensor, bw func(g *Tensor) (*Tensor, error)) {
+	if !in.requiresGrad.Load() {
+		return
+	}
+	out.node = &node{name: name, inputs: []*Tensor{in}, backward: func(g *Tensor) ([]*Tensor, error) {
+		r, err := bw(g)
+		return []*Tensor{r}, err
+	}}
+	out.requiresGrad.Store(true)
+}
+
+// SetRequiresGrad marks a leaf tensor (one not produced by an op) as
+// needing gradients: ops on it then record a graph and Backward
+// accumulates into its Grad. It fails with ErrGrad on a non-leaf.
+func (t *Tensor) SetRequiresGrad(requires bool) error {
+	if err := t.checkNil("SetRequiresGrad", "tensor"); err != nil {
+		return err
+	}
+	if t.node != nil {
+		return opErr("SetRequiresGrad", "tensor", ErrGrad, "tensor is not a leaf (it was computed by %s); use Detach to get a leaf", t.node.name)
+	}
+	t.requiresGrad.Store(requires)
+	return nil
+}
+
+// RequiresGrad reports whether gradients flow to or through t.
+func (t *Tensor) RequiresGrad() bool { return t != nil && t.requiresGrad.Load() }
+
+// IsLeaf reports whether t was not computed by a recorded op or view.
+func (t *Tensor) IsLeaf() bool { return t != nil && t.node == nil }
+
+// Grad returns the gradient accumulated by Backward into a leaf that
+// requires grad, or nil. The gradient is a contiguous tensor on t's device.
+func (t *Tensor) Grad() *Tensor {
+	if t == nil {
+		return nil
+	}
+	t.gradMu.Lock()
+	defer t.gradMu.Unlock()
+	return t.grad
+}
+
+// ZeroGrad drops the accumulated gradient.
+func (t *Tensor) ZeroGrad() {
+	if t == nil {
+		return
+	}
+	t.gradMu.Lock()
+	t.grad = nil
+	t.gradMu.Unlock()
+}
+
+// Detach returns a view of t sharing its storage that is a leaf and does
+// not require grad: ops on it record nothing. It is the way to run
+// computations without building a graph (Go has no goroutine-local "no
+// grad" mode).
+func (t *Tensor) Detach() *Tensor {
+	if t == nil || t.buf == nil {
+		return nil
+	}
+	return t.view(t.shape, t.strides, t.offset)
+}
+
+// Backward computes the gradient of a one-element tensor (0-d or any shape
+// with one element) with respect to every leaf it depends on that requires
+// grad, and accumulates it into their Grad. It is BackwardWithGrad with a
+// gradient of 1.
+func (t *Tensor) Backward() error {
+	const op = "Backward"
+	if err := t.check(op, "tensor"); err != nil {
+		return err
+	}
+	if n := t.Numel(); n != 1 {
+		return opErr(op, "tensor", ErrShape, "tensor has shape %v (%d elements), expected one element; use BackwardWithGrad", t.shape, n)
+	}
+	g, err := Full(1, t.dtype, t.shape...)
+	if err != nil {
+		return err
+	}
+	if g, err = g.To(t.device); err != nil {
+		return err
+	}
+	return t.BackwardWithGrad(g)
+}
+
+// BackwardWithGrad back-propagates grad (the gradient of some scalar with
+// respect to t; same shape, dtype and device as t) through the recorded
+// graph in reverse topological order, so tensors used several times get
+// the sum of their gradients, and accumulates the results into the Grad of
+// the leaves that require grad. Backward functions run as ops on the
+// tensors' device without recording (no double backward). The graph is
+// kept, so Backward may be called again; gradients then add up.
+func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
+	const op = "Backward"
+	if err := t.check(op, "tensor"); err != nil {
+		return err
+	}
+	if err := grad.check(op, "grad"); err != nil {
+		return err
+	}
+	if !t.requiresGrad.Load() {
+		return opErr(op, "tensor", ErrGrad, "tensor does not require grad (no input of the ops that computed it called SetRequiresGrad(true))")
+	}
+	if grad.device != t.device {
+		return opErr(op, "grad", ErrDevice, "grad is on %v, expected %v (same as tensor)", grad.device, t.device)
+	}
+	if grad.dtype != t.dtype {
+		return opErr(op, "grad", ErrDType, "grad has dtype %v, expected %v (same as tensor)", grad.dtype, t.dtype)
+	}
+	if !slices.Equal(grad.shape, t.shape) {
+		return opErr(op, "grad", ErrShape, "grad has shape %v, expected %v (same as tensor)", grad.shape, t.shape)
+	}
+	order := topoOrder(t)
+	grads := map[*Tensor]*Tensor{t: grad.Detach()}
+	for i := len(order) - 1; i >= 0; i-- {
+		u := order[i]
+		g := grads[u]
+		delete(grads, u)
+		if g == nil {
+			continue
+		}
+		if u.node == nil {
+			if err := u.accumulateGrad(g); err != nil {
+				return err
+			}
+			continue
+		}
+		gin, err := u.node.backward(g)
+		if err != nil {
+			var oe *OpError
+			if errors.As(err, &oe) {
+				return err
+			}
+			return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
+		}
+		if len(gin) != len(u.node.inputs) {
+			return opErr(op, "", ErrGrad, "backward of %s returned %d gradients for %d inputs", u.node.name, len(gin), len(u.node.inputs))
+		}
+		for j, in := range u.node.inputs {
+			gj := gin[j]
+			if gj == nil || !in.requiresGrad.Load() {
+				continue
+			}
+			if !slices.Equal(gj.shape, in.shape) || gj.dtype != in.dtype || gj.device != in.device {
+				return opErr(op, "", ErrGrad, "backward of %s returned a gradient %v for input %d, expected shape %v, dtype %v, device %v",
+					u.node.name, gj, j, in.shape, in.dtype, in.device)
+			}
+			if prev := grads[in]; prev != nil {
+				if gj, err = axpbyOp.call(op, []*Tensor{prev, gj}, []float64{1, 1}, false); err != nil {
+					return err
+				}
+			}
+			grads[in] = gj.Detach()
+		}
+	}
+	return nil
+}
+
+// topoOrder returns the tensors that t depends on through inputs requiring
+// grad, each after all of its inputs (iterative DFS post-order).
+func topoOrder(t *Tensor) []*Tensor {
+	type frame struct {
+		t *Tensor
+		i int
+	}
+	var order []*Tensor
+	seen := map[*Tensor]bool{t: true}
+	stack := []frame{{t, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.t.node != nil && f.i < len(f.t.node.inputs) {
+			in := f.t.node.inputs[f.i]
+			f.i++
+			if in.requiresGrad.Load() && !seen[in] {
+				seen[in] = true
+				stack = append(stack, frame{in, 0})
+			}
+			continue
+		}
+		order = append(order, f.t)
+		stack = stack[:len(stack)-1]
+	}
+	return order
+}
+
+// accumulateGrad adds g to the leaf's gradient (storing a private copy the
+// first time, so the gradient never aliases another tensor).
+func (t *Tensor) accumulateGrad(g *Tensor) error {
+	t.gradMu.Lock()
+	defer t.gradMu.Unlock()
+	var err error
+	var sum *Tensor
+	if t.grad == nil {
+		sum, err = copyTensor("Backward", g, false)
+	} else {
+		sum, err = axpbyOp.call("Backward", []*Tensor{t.grad, g}, []float64{1, 1}, false)
+	}
+	if err != nil {
+		return err
+	}
+	t.grad = sum
+	return nil
+}

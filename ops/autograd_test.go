@@ -1,0 +1,323 @@
+package ops
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// leaf returns a float64 leaf requiring grad with values in [-1, 1) and
+// the given layout.
+func leaf(t *testing.T, seed uint64, shape []int, kind string) *Tensor {
+	t.Helper()
+	x := makeView(t, Float64, randData(seed, numel(shape), -1, 1), shape, kind).Detach()
+	if err := x.SetRequiresGrad(true); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func gradCheck(t *testing.T, fn func(in []*Tensor) (*Tensor, error), inputs ...*Tensor) {
+	t.Helper()
+	if err := GradCheck(fn, inputs, GradCheckOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGradCheckOps(t *testing.T) {
+	m := func(f func(in []*Tensor) (*Tensor, error)) func(in []*Tensor) (*Tensor, error) { return f }
+	cases := []struct {
+		name   string
+		fn     func(in []*Tensor) (*Tensor, error)
+		shapes [][]int
+	}{
+		{"AddScalar", m(func(in []*Tensor) (*Tensor, error) { return AddScalar(in[0], 0.5) }), [][]int{{3, 4}}},
+		{"Axpby", m(func(in []*Tensor) (*Tensor, error) { return Axpby(0.7, in[0], -1.3, in[1]) }), [][]int{{3, 4}, {3, 4}}},
+		{"Axpby(1,x,1,y)", m(func(in []*Tensor) (*Tensor, error) { return Axpby(1, in[0], 1, in[1]) }), [][]int{{5}, {5}}},
+		{"Norm", m(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }), [][]int{{3, 4}}},
+		{"Polynomial", m(func(in []*Tensor) (*Tensor, error) { return Polynomial(in[0], 0.5, -1, 2, 3) }), [][]int{{3, 4}}},
+		{"RowSoftmax", m(func(in []*Tensor) (*Tensor, error) { return RowSoftmax(in[0]) }), [][]int{{3, 4}}},
+		{"MatMul", m(func(in []*Tensor) (*Tensor, error) { return MatMul(in[0], in[1]) }), [][]int{{3, 4}, {4, 2}}},
+	}
+	for _, c := range cases {
+		for _, kind := range []string{kContig, kTransposed, kNarrowed} {
+			t.Run(c.name+"/"+kind, func(t *testing.T) {
+				var inputs []*Tensor
+				for i, s := range c.shapes {
+					inputs = append(inputs, leaf(t, uint64(20+i), s, kind))
+				}
+				gradCheck(t, c.fn, inputs...)
+			})
+		}
+	}
+}
+
+func TestGradCheckViews(t *testing.T) {
+	x := leaf(t, 30, []int{3, 4}, kContig)
+	cases := map[string]func(in []*Tensor) (*Tensor, error){
+		"Transpose": func(in []*Tensor) (*Tensor, error) {
+			v, err := in[0].Transpose(0, 1)
+			if err != nil {
+				return nil, err
+			}
+			return Polynomial(v, 1, 0, 0, 0)
+		},
+		"Narrow": func(in []*Tensor) (*Tensor, error) {
+			v, err := in[0].Narrow(1, 1, 2)
+			if err != nil {
+				return nil, err
+			}
+			return Polynomial(v, 1, 0, 0, 0)
+		},
+		"ReshapeView": func(in []*Tensor) (*Tensor, error) {
+			v, err := in[0].Reshape(2, -1)
+			if err != nil {
+				return nil, err
+			}
+			return RowSoftmax(v)
+		},
+		"ReshapeCopy": func(in []*Tensor) (*Tensor, error) {
+			v, err := in[0].Transpose(0, 1)
+			if err != nil {
+				return nil, err
+			}
+			if v, err = v.Reshape(12); err != nil { // not viewable: copies
+				return nil, err
+			}
+			return Polynomial(v, 0, 1, 0, 0)
+		},
+		"Contiguous": func(in []*Tensor) (*Tensor, error) {
+			v, err := in[0].Transpose(0, 1)
+			if err != nil {
+				return nil, err
+			}
+			if v, err = v.Contiguous(); err != nil {
+				return nil, err
+			}
+			return RowSoftmax(v)
+		},
+		"ToDevice": func(in []*Tensor) (*Tensor, error) {
+			v, err := in[0].To(CUDA(0))
+			if err != nil {
+				return nil, err
+			}
+			if v, err = AddScalar(v, 1); err != nil { // fake CUDA kernel
+				return nil, err
+			}
+			if v, err = v.To(CPU); err != nil {
+				return nil, err
+			}
+			return Polynomial(v, 1, -1, 0, 0)
+		},
+	}
+	for name, fn := range cases {
+		t.Run(name, func(t *testing.T) { gradCheck(t, fn, x) })
+	}
+}
+
+func TestGradCheckChainAndFanOut(t *testing.T) {
+	x := leaf(t, 40, []int{3, 4}, kContig)
+	w := leaf(t, 41, []int{4, 2}, kTransposed)
+	t.Run("chain", func(t *testing.T) {
+		gradCheck(t, func(in []*Tensor) (*Tensor, error) {
+			p, err := Polynomial(in[0], 0.3, -0.5, 1, 0.1)
+			if err != nil {
+				return nil, err
+			}
+			s, err := RowSoftmax(p)
+			if err != nil {
+				return nil, err
+			}
+			mm, err := MatMul(s, in[1])
+			if err != nil {
+				return nil, err
+			}
+			a, err := AddScalar(mm, 1)
+			if err != nil {
+				return nil, err
+			}
+			return Norm(a)
+		}, x, w)
+	})
+	t.Run("fanout", func(t *testing.T) {
+		gradCheck(t, func(in []*Tensor) (*Tensor, error) {
+			p, err := Polynomial(in[0], 1, 0, 0, 0) // x³
+			if err != nil {
+				return nil, err
+			}
+			y, err := Axpby(1, p, 2, in[0]) // x³ + 2x: x used twice
+			if err != nil {
+				return nil, err
+			}
+			xt, err := in[0].Transpose(0, 1)
+			if err != nil {
+				return nil, err
+			}
+			return MatMul(y, xt) // and twice more
+		}, x)
+	})
+	t.Run("same tensor twice in one op", func(t *testing.T) {
+		gradCheck(t, func(in []*Tensor) (*Tensor, error) { return Axpby(2, in[0], 3, in[0]) }, x)
+	})
+	t.Run("norm at zero", func(t *testing.T) {
+		z := must(t)(Zeros(Float64, 5))
+		if err := z.SetRequiresGrad(true); err != nil {
+			t.Fatal(err)
+		}
+		gradCheck(t, func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }, z)
+		n := must(t)(Norm(z))
+		if err := n.Backward(); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range values(t, z.Grad()) {
+			if v != 0 {
+				t.Fatalf("grad of norm at 0 = %v, want 0", v)
+			}
+		}
+	})
+}
+
+// badSquareOp has a deliberately wrong backward (x instead of 2x), so
+// GradCheck must fail on it.
+var badSquareOp = RegisterOp(OpDef{
+	Name:  "TestBadSquare",
+	Args:  []Arg{{Name: "x", Kind: KindTensor}},
+	Shape: func(in []*Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
+	Backward: func(g *Tensor, in []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
+		gx, err := PolynomialBackward(g, in[0], 0, 0.5, 0) // g*x: wrong
+		return []*Tensor{gx}, err
+	},
+	CPU: func(out *Tensor, in []*Tensor, s []float64) error {
+		r, err := polynomialOp.call("x", in, []float64{0, 1, 0, 0}, false)
+		if err != nil {
+			return err
+		}
+		copy(out.cpu().f64, r.cpu().f64)
+		return nil
+	},
+})
+
+func TestGradCheckDetectsWrongGradient(t *testing.T) {
+	x := leaf(t, 50, []int{4}, kContig)
+	err := GradCheck(func(in []*Tensor) (*Tensor, error) { return badSquareOp.Call(in, nil) }, []*Tensor{x}, GradCheckOptions{})
+	var ge *GradCheckError
+	if !errors.As(err, &ge) {
+		t.Fatalf("GradCheck on a wrong backward returned %v, want *GradCheckError", err)
+	}
+	if ge.Input != 0 || ge.Element != 0 || ge.Output != 0 || math.Abs(ge.Analytic*2-ge.Numeric) > 1e-6 {
+		t.Fatalf("unexpected mismatch report %+v", ge)
+	}
+	if !strings.Contains(err.Error(), "inputs[0] element 0") {
+		t.Fatalf("message %q", err)
+	}
+	// A float32 input is refused.
+	x32 := fromData(t, Float32, []float64{1, 2})
+	x32.SetRequiresGrad(true)
+	if err := GradCheck(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }, []*Tensor{x32}, GradCheckOptions{}); !errors.Is(err, ErrDType) {
+		t.Fatalf("float32 GradCheck: %v", err)
+	}
+}
+
+func TestBackwardValues(t *testing.T) {
+	// y = Norm(x + 1): dy/dx = (x+1)/|x+1|.
+	x := must(t)(FromFloat64([]float64{2, -3, 5}))
+	if err := x.SetRequiresGrad(true); err != nil {
+		t.Fatal(err)
+	}
+	a := must(t)(AddScalar(x, 1))
+	y := must(t)(Norm(a))
+	if a.IsLeaf() || !a.RequiresGrad() || !y.RequiresGrad() {
+		t.Fatal("ops on a tensor requiring grad must record")
+	}
+	if err := y.Backward(); err != nil {
+		t.Fatal(err)
+	}
+	n := math.Sqrt(9 + 4 + 36)
+	want := []float64{3 / n, -2 / n, 6 / n}
+	closeTo(t, "grad", values(t, x.Grad()), want, func(int) float64 { return 1e-15 })
+	// Gradients accumulate over Backward calls; ZeroGrad resets them.
+	if err := y.Backward(); err != nil {
+		t.Fatal(err)
+	}
+	closeTo(t, "grad x2", values(t, x.Grad()), []float64{6 / n, -4 / n, 12 / n}, func(int) float64 { return 1e-15 })
+	x.ZeroGrad()
+	if x.Grad() != nil {
+		t.Fatal("ZeroGrad")
+	}
+	// BackwardWithGrad scales.
+	g := must(t)(Full(2, Float64))
+	if err := y.BackwardWithGrad(g); err != nil {
+		t.Fatal(err)
+	}
+	closeTo(t, "grad with 2", values(t, x.Grad()), []float64{6 / n, -4 / n, 12 / n}, func(int) float64 { return 1e-15 })
+	// Intermediate tensors get no grad; inputs that do not require grad neither.
+	if a.Grad() != nil {
+		t.Fatal("non-leaf got a grad")
+	}
+}
+
+func TestNoRecordWithoutRequiresGrad(t *testing.T) {
+	x := must(t)(FromFloat64([]float64{1, 2}))
+	y := must(t)(Polynomial(x, 1, 1, 1, 1))
+	if y.RequiresGrad() || !y.IsLeaf() {
+		t.Fatal("op on tensors not requiring grad recorded a node")
+	}
+	if err := must(t)(Norm(y)).Backward(); !errors.Is(err, ErrGrad) {
+		t.Fatalf("Backward without grad: %v", err)
+	}
+	// Detach stops recording.
+	x.SetRequiresGrad(true)
+	d := x.Detach()
+	if d.RequiresGrad() || must(t)(AddScalar(d, 1)).RequiresGrad() {
+		t.Fatal("Detach must stop recording")
+	}
+}
+
+func TestAutogradErrors(t *testing.T) {
+	x := must(t)(FromFloat64([]float64{1, 2, 3}))
+	x.SetRequiresGrad(true)
+	y := must(t)(AddScalar(x, 1))
+	if err := y.Backward(); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "BackwardWithGrad") {
+		t.Fatalf("Backward on 3 elements: %v", err)
+	}
+	if err := y.SetRequiresGrad(false); !errors.Is(err, ErrGrad) {
+		t.Fatalf("SetRequiresGrad on non-leaf: %v", err)
+	}
+	g32 := fromData(t, Float32, []float64{1, 1, 1})
+	if err := y.BackwardWithGrad(g32); !errors.Is(err, ErrDType) || !strings.Contains(err.Error(), "grad has dtype float32") {
+		t.Fatalf("BackwardWithGrad dtype: %v", err)
+	}
+	if err := y.BackwardWithGrad(must(t)(Zeros(Float64, 2))); !errors.Is(err, ErrShape) {
+		t.Fatalf("BackwardWithGrad shape: %v", err)
+	}
+	gc := must(t)(must(t)(Zeros(Float64, 3)).To(CUDA(0)))
+	if err := y.BackwardWithGrad(gc); !errors.Is(err, ErrDevice) || !strings.Contains(err.Error(), "grad is on cuda:0, expected cpu") {
+		t.Fatalf("BackwardWithGrad device: %v", err)
+	}
+	if err := y.BackwardWithGrad(nil); !errors.Is(err, ErrNil) {
+		t.Fatalf("BackwardWithGrad nil: %v", err)
+	}
+	// PolynomialBackward has no backward: Backward through it fails clearly.
+	g := must(t)(Full(1, Float64, 3))
+	pb := must(t)(PolynomialBackward(g, x, 1, 1, 1))
+	if err := must(t)(Norm(pb)).Backward(); !errors.Is(err, ErrGrad) || !strings.Contains(err.Error(), "PolynomialBackward: backward is not implemented") {
+		t.Fatalf("Backward through non-differentiable op: %v", err)
+	}
+}
+
+func TestLongChain(t *testing.T) {
+	// A deep graph must not overflow anything (iterative topo sort).
+	x := leaf(t, 60, []int{4}, kContig)
+	y := x
+	for range 2000 {
+		y = must(t)(AddScalar(y, 0.001))
+	}
+	if err := must(t)(Norm(y)).Backward(); err != nil {
+		t.Fatal(err)
+	}
+	if g := x.Grad(); g == nil || !slices.Equal(g.Shape(), []int{4}) {
+		t.Fatalf("grad %v", g)
+	}
+}

@@ -1,0 +1,50 @@
+package ops
+
+import (
+	"fmt"
+	"testing"
+)
+
+func BenchmarkAxpby(b *testing.B) {
+	for _, n := range []int{1 << 10, 1 << 20} {
+		for _, dtype := range dtypes {
+			b.Run(fmt.Sprintf("%v/%d", dtype, n), func(b *testing.B) {
+				x := fromData(b, dtype, randData(1, n, -1, 1))
+				y := fromData(b, dtype, randData(2, n, -1, 1))
+				b.SetBytes(int64(3 * n * dtype.Size()))
+				for b.Loop() {
+					if _, err := Axpby(2, x, 3, y); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkNorm(b *testing.B) {
+	x := fromData(b, Float32, randData(1, 1<<22, -1, 1))
+	b.SetBytes(int64(4 << 22))
+	for b.Loop() {
+		if _, err := Norm(x); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMatMul(b *testing.B) {
+	for _, n := range []int{64, 256, 512} {
+		for _, dtype := range dtypes {
+			b.Run(fmt.Sprintf("%v/%d", dtype, n), func(b *testing.B) {
+				x := fromData(b, dtype, randData(1, n*n, -1, 1), n, n)
+				y := fromData(b, dtype, randData(2, n*n, -1, 1), n, n)
+				for b.Loop() {
+					if _, err := MatMul(x, y); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

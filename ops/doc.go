@@ -1,0 +1,135 @@
+// Package ops is the pure-Go core of a small tensor library: strided
+// tensors on pluggable devices, ops dispatched by device to registered
+// kernels, reverse-mode autograd and a gradient checker. It is the Go
+// analogue of PyTorch's C++/CUDA extension workflow; CPU kernels are built
+// in and the ops/cuda package registers CUDA kernels and a device backend
+// when imported, like a database/sql driver:
+//
+//	import _ "github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+//
+// # Tensors
+//
+// A Tensor has a shape, strides in elements, an offset, a DType (Float32 or
+// Float64), a Device (CPU or CUDA(n)) and a Storage. Constructors (Zeros,
+// Full, FromFloat32, FromFloat64, Rand) create contiguous CPU tensors; To
+// copies to another device. Reshape, Transpose and Narrow return views that
+// share storage (Reshape copies when no view is possible, like
+// torch.reshape), so non-contiguous tensors are normal and every kernel
+// accepts them. Ops never modify their inputs: they return new contiguous
+// tensors on the inputs' device.
+//
+// Storage is released by the garbage collector, or explicitly (device
+// memory is scarce) by Free/Close, which frees the storage of all views of
+// it; using a freed tensor returns ErrFreed. A runtime cleanup frees
+// unreachable device storage as a safety net.
+//
+// # Errors
+//
+// Bad input never panics. Errors are *OpError values whose message names
+// the op, the argument and what was expected, e.g.
+//
+//	ops.Axpby: y has dtype float32, expected float64 (same as x)
+//	ops.MatMul: a has shape [3 4], b has shape [5 6]: inner dimensions must match
+//
+// and which wrap one of the sentinels ErrNil, ErrFreed, ErrDType,
+// ErrDevice, ErrShape, ErrArg, ErrNoKernel, ErrNoBackend or ErrGrad for
+// errors.Is. (The Register* functions, meant for init, panic on programmer
+// errors such as duplicate registrations, like database/sql.Register.)
+//
+// # Ops and dispatch
+//
+// An op is registered once with RegisterOp (the analogue of TORCH_LIBRARY):
+// a name, a schema of tensor and scalar arguments, a ShapeFunc for its
+// shape rules and an optional BackwardFunc. Kernels are registered per
+// DeviceType with RegisterKernel (the analogue of TORCH_LIBRARY_IMPL), from
+// any package. Op.Call checks, in this order, that tensor arguments are
+// non-nil and not freed, that they share one device and one dtype, then
+// runs the ShapeFunc, picks the kernel of the inputs' device type (a
+// missing one is an ErrNoKernel error), allocates the output through the
+// device's Backend and runs the kernel. Storages stay allocated while a
+// kernel runs even if another goroutine calls Free.
+//
+// Built-in ops and the kernels a device backend should provide (by name;
+// tensor arguments, then scalar arguments, which is how Op.Call and Kernel
+// receive them):
+//
+//	AddScalar(x; s)                x + s
+//	Scale(x; s)                    s * x          (used by Axpby's backward)
+//	Axpby(x, y; a, b)              a*x + b*y      (also accumulates gradients)
+//	Norm(x)                        L2 norm, 0-d output
+//	NormBackward(gradOut, x, norm) gradOut*x/norm, 0 where norm == 0
+//	Polynomial(x; a, b, c, d)      a*x³ + b*x² + c*x + d
+//	PolynomialBackward(gradOut, x; a, b, c)
+//	RowSoftmax(x)                  softmax of each row of a [B, D] tensor
+//	RowSoftmaxBackward(gradOut, y) y*(gradOut - rowsum(gradOut*y))
+//	MatMul(a, b)                   [M, K] x [K, N]
+//	Contiguous(x)                  strided copy (optional: without it copies
+//	                               go through host memory)
+//	NarrowBackward(gradOut; dim, start, size)
+//
+// A device backend implements Backend (allocation, host copies, free,
+// synchronize) and calls RegisterBackend from init; its kernels reach their
+// memory by type-asserting Tensor.Storage to the backend's own Storage type
+// and use Shape, Strides and Offset to index it. Only the backend and the
+// kernels of the ops it wants are needed: To, Contiguous, Float64s and
+// Float32s work with the backend alone.
+//
+// # Adding an op
+//
+// A new op is one RegisterOp call in one file plus a wrapper function. For
+// a CPU-only op outside this package:
+//
+//	var squareOp = ops.RegisterOp(ops.OpDef{
+//		Name: "Square",
+//		Args: []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
+//		Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+//			return in[0].Shape(), nil // rules that fail return an error naming the argument
+//		},
+//		Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+//			// d(x²)/dx = 2x; computed with ops so it runs on any device.
+//			gx, err := ops.PolynomialBackward(g, in[0], 0, 1, 0)
+//			return []*ops.Tensor{gx}, err
+//		},
+//		CPU: squareCPU, // an ops.Kernel; see ExampleRegisterOp
+//	})
+//
+//	// Square returns x*x elementwise.
+//	func Square(x *ops.Tensor) (*ops.Tensor, error) { return squareOp.Call([]*ops.Tensor{x}, nil) }
+//
+// If Backward refers to the op's own variable (directly or through the
+// wrapper), assign the variable in an init function instead to avoid an
+// initialization cycle; the ops of this package do that. Rules:
+//
+//   - The ShapeFunc only sees inputs that passed the generic checks; it
+//     returns the output shape or an error naming the argument (an *OpError
+//     to choose the sentinel, any other error becomes ErrShape).
+//   - A Kernel gets a fresh contiguous output (offset 0) and inputs with
+//     arbitrary strides; it must write every output element and must not
+//     modify inputs. CPU kernels read CPUStorage.Float32/Float64 and can
+//     iterate strides directly or call Contiguous first.
+//   - A BackwardFunc returns one gradient per tensor input (or nil) with the
+//     input's shape, dtype and device, computed with ops (it runs without
+//     recording, so double backward is not supported).
+//   - Other devices add kernels with RegisterKernel("Square", ops.DeviceCUDA, k).
+//   - Test it against a plain reference and with GradCheck.
+//
+// # Autograd
+//
+// SetRequiresGrad(true) on a leaf makes every op and view whose inputs
+// require grad record a graph node on its output. Backward (for a
+// one-element output) or BackwardWithGrad walks the graph in reverse
+// topological order, summing the gradients of tensors used several times,
+// and accumulates into Grad of the leaves. Backward functions are ops, so
+// they run on the tensors' device. Detach gives a leaf that records
+// nothing, which is how to compute without building a graph. Each graph is
+// owned by its tensors, so independent computations may run concurrently;
+// concurrent Backward calls that reach the same leaf add their gradients
+// under a lock.
+//
+// # Concurrency
+//
+// All functions and methods are safe for concurrent use. The registries
+// are guarded by RWMutexes (reads after init do not contend) and CPU
+// kernels split large inputs into chunks over GOMAXPROCS goroutines (small
+// inputs run serially).
+package ops

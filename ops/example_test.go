@@ -1,0 +1,121 @@
+package ops_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
+
+func ExampleFromFloat64() {
+	x, err := ops.FromFloat64([]float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	if err != nil {
+		panic(err)
+	}
+	xt, _ := x.Transpose(0, 1) // a view: no copy
+	v, _ := xt.Float64s()
+	fmt.Println(xt.Shape(), xt.Strides(), xt.IsContiguous(), v)
+
+	col, _ := x.Narrow(1, 1, 1)
+	v, _ = col.Float64s()
+	fmt.Println(col.Shape(), col.Offset(), v)
+	// Output:
+	// [3 2] [1 3] false [1 4 2 5 3 6]
+	// [2 1] 1 [2 5]
+}
+
+func ExampleAxpby() {
+	x, _ := ops.FromFloat32([]float32{1, 2, 3})
+	y, _ := ops.FromFloat32([]float32{10, 20, 30})
+	z, err := ops.Axpby(2, x, 0.5, y) // 2x + 0.5y
+	if err != nil {
+		panic(err)
+	}
+	v, _ := z.Float32s()
+	fmt.Println(v, z.DType(), z.Device())
+
+	// Bad input is an error naming the op and argument.
+	y64, _ := ops.FromFloat64([]float64{1, 2, 3})
+	_, err = ops.Axpby(2, x, 0.5, y64)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, ops.ErrDType))
+	// Output:
+	// [7 14 21] float32 cpu
+	// ops.Axpby: y has dtype float64, expected float32 (same as x)
+	// true
+}
+
+func ExampleTensor_Backward() {
+	// loss = ‖x·w‖ for x [1, 2] and w [2, 1].
+	x, _ := ops.FromFloat64([]float64{3, 4}, 1, 2)
+	w, _ := ops.FromFloat64([]float64{1, 1}, 2, 1)
+	_ = x.SetRequiresGrad(true)
+	_ = w.SetRequiresGrad(true)
+	y, _ := ops.MatMul(x, w)             // 7
+	y, _ = ops.Polynomial(y, 0, 1, 0, 0) // 49: d/dy = 2y = 14
+	loss, _ := ops.Norm(y)
+	if err := loss.Backward(); err != nil {
+		panic(err)
+	}
+	l, _ := loss.Item()
+	gx, _ := x.Grad().Float64s()
+	gw, _ := w.Grad().Float64s()
+	fmt.Println(l, gx, gw)
+	// Output: 49 [14 14] [42 56]
+}
+
+// squareCPU is the CPU kernel of the Square op below: out = x*x for a
+// tensor with any strides.
+func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	x, err := in[0].Contiguous() // simplest way to handle strides
+	if err != nil {
+		return err
+	}
+	src := x.Storage().(*ops.CPUStorage)
+	dst := out.Storage().(*ops.CPUStorage)
+	switch out.DType() {
+	case ops.Float32:
+		for i, v := range src.Float32()[x.Offset() : x.Offset()+x.Numel()] {
+			dst.Float32()[i] = v * v
+		}
+	case ops.Float64:
+		for i, v := range src.Float64()[x.Offset() : x.Offset()+x.Numel()] {
+			dst.Float64()[i] = v * v
+		}
+	}
+	return nil
+}
+
+var squareOp = ops.RegisterOp(ops.OpDef{
+	Name:  "ExampleSquare",
+	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
+	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
+	Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := ops.PolynomialBackward(g, in[0], 0, 1, 0) // g * 2x
+		return []*ops.Tensor{gx}, err
+	},
+	CPU: squareCPU,
+})
+
+// Square returns x*x elementwise.
+func Square(x *ops.Tensor) (*ops.Tensor, error) { return squareOp.Call([]*ops.Tensor{x}, nil) }
+
+func ExampleRegisterOp() {
+	x, _ := ops.FromFloat64([]float64{1, 2, 3, 4}, 2, 2)
+	xt, _ := x.Transpose(0, 1)
+	y, _ := Square(xt)
+	v, _ := y.Float64s()
+	fmt.Println(v)
+
+	err := ops.GradCheck(func(in []*ops.Tensor) (*ops.Tensor, error) { return Square(in[0]) },
+		[]*ops.Tensor{requiresGrad(xt.Detach())}, ops.GradCheckOptions{})
+	fmt.Println("gradcheck:", err)
+	// Output:
+	// [1 9 4 16]
+	// gradcheck: <nil>
+}
+
+func requiresGrad(t *ops.Tensor) *ops.Tensor {
+	_ = t.SetRequiresGrad(true)
+	return t
+}

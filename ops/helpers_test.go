@@ -1,0 +1,317 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// ---------------------------------------------------------------------------
+// A fake "cuda" backend keeping device memory in host slices, so tests can
+// create tensors on another device without a GPU. It is registered once
+// for the whole test binary (examples included).
+
+type fakeStorage struct {
+	dtype DType
+	f32   []float32
+	f64   []float64
+	freed atomic.Bool
+}
+
+func (s *fakeStorage) DType() DType { return s.dtype }
+func (s *fakeStorage) Len() int     { return len(s.f32) + len(s.f64) }
+
+type fakeBackend struct {
+	allocs, frees atomic.Int64
+}
+
+var fakeCUDA = &fakeBackend{}
+
+func init() {
+	RegisterBackend(fakeCUDA)
+	// AddScalar gets a fake CUDA kernel that indexes through strides the
+	// way a real device kernel would; other ops have none (ErrNoKernel).
+	RegisterKernel("AddScalar", DeviceCUDA, fakeAddScalar)
+	RegisterKernel("Polynomial", DeviceCUDA, fakePolynomial)
+}
+
+func (b *fakeBackend) Type() DeviceType { return DeviceCUDA }
+func (b *fakeBackend) Name() string     { return "fakecuda" }
+func (b *fakeBackend) Alloc(d Device, dtype DType, n int) (Storage, error) {
+	if d.Index != 0 {
+		return nil, fmt.Errorf("fake device %v does not exist", d)
+	}
+	b.allocs.Add(1)
+	s := &fakeStorage{dtype: dtype}
+	if dtype == Float32 {
+		s.f32 = make([]float32, n)
+	} else {
+		s.f64 = make([]float64, n)
+	}
+	return s, nil
+}
+func (b *fakeBackend) Free(s Storage) error {
+	if s.(*fakeStorage).freed.Swap(true) {
+		panic("fake backend: double free")
+	}
+	b.frees.Add(1)
+	return nil
+}
+func (b *fakeBackend) CopyFromHost(dst Storage, dstOff int, src *CPUStorage, srcOff, n int) error {
+	d := dst.(*fakeStorage)
+	if d.dtype == Float32 {
+		copy(d.f32[dstOff:dstOff+n], src.Float32()[srcOff:srcOff+n])
+	} else {
+		copy(d.f64[dstOff:dstOff+n], src.Float64()[srcOff:srcOff+n])
+	}
+	return nil
+}
+func (b *fakeBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOff, n int) error {
+	s := src.(*fakeStorage)
+	if s.dtype == Float32 {
+		copy(dst.Float32()[dstOff:dstOff+n], s.f32[srcOff:srcOff+n])
+	} else {
+		copy(dst.Float64()[dstOff:dstOff+n], s.f64[srcOff:srcOff+n])
+	}
+	return nil
+}
+func (b *fakeBackend) Synchronize(Device) error { return nil }
+
+// fakeElementwise applies f to every element of in[0] (through its strides)
+// into out, using only the exported Tensor API, as a device kernel would.
+func fakeElementwise(out *Tensor, x *Tensor, f func(float64) float64) error {
+	xs, ok := x.Storage().(*fakeStorage)
+	os, ok2 := out.Storage().(*fakeStorage)
+	if !ok || !ok2 {
+		return fmt.Errorf("not fake storage")
+	}
+	shape, strides := x.Shape(), x.Strides()
+	idx := make([]int, len(shape))
+	for i := range out.Numel() {
+		o := x.Offset()
+		for d := range idx {
+			o += idx[d] * strides[d]
+		}
+		if xs.dtype == Float32 {
+			os.f32[i] = float32(f(float64(xs.f32[o])))
+		} else {
+			os.f64[i] = f(xs.f64[o])
+		}
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < shape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return nil
+}
+
+func fakeAddScalar(out *Tensor, in []*Tensor, sc []float64) error {
+	return fakeElementwise(out, in[0], func(v float64) float64 { return v + sc[0] })
+}
+
+// polyGate, when non-nil, blocks the fake Polynomial kernel until closed
+// (used to test Free during a running kernel).
+var polyGate struct {
+	sync.Mutex
+	started chan struct{}
+	release chan struct{}
+}
+
+func fakePolynomial(out *Tensor, in []*Tensor, sc []float64) error {
+	polyGate.Lock()
+	started, release := polyGate.started, polyGate.release
+	polyGate.Unlock()
+	if started != nil {
+		close(started)
+		<-release
+	}
+	a, b, c, d := sc[0], sc[1], sc[2], sc[3]
+	return fakeElementwise(out, in[0], func(v float64) float64 { return ((a*v+b)*v+c)*v + d })
+}
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+// must returns a function that fails the test on error.
+func must(tb testing.TB) func(*Tensor, error) *Tensor {
+	return func(t *Tensor, err error) *Tensor {
+		tb.Helper()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return t
+	}
+}
+
+func values(tb testing.TB, t *Tensor) []float64 {
+	tb.Helper()
+	v, err := t.Float64s()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
+// randData returns n deterministic values uniform in [lo, hi).
+func randData(seed uint64, n int, lo, hi float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 42))
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = lo + (hi-lo)*r.Float64()
+	}
+	return d
+}
+
+// roundTo rounds data to dtype's precision (returned as float64).
+func roundTo(dtype DType, data []float64) []float64 {
+	out := slices.Clone(data)
+	if dtype == Float32 {
+		for i, v := range out {
+			out[i] = float64(float32(v))
+		}
+	}
+	return out
+}
+
+// fromData makes a contiguous CPU tensor of dtype from float64 data.
+func fromData(tb testing.TB, dtype DType, data []float64, shape ...int) *Tensor {
+	tb.Helper()
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	if dtype == Float64 {
+		return must(tb)(fromFloat64("test", data, shape))
+	}
+	f := make([]float32, len(data))
+	for i, v := range data {
+		f[i] = float32(v)
+	}
+	return must(tb)(FromFloat32(f, shape...))
+}
+
+// Layout kinds for makeView.
+const (
+	kContig     = "contiguous"
+	kOffset     = "offset"     // contiguous with a storage offset
+	kStrided    = "strided"    // every stride doubled (narrow of [n,2])
+	kTransposed = "transposed" // last two dims transposed (rank >= 2)
+	kNarrowed   = "narrowed"   // narrowed along the last dim (rank >= 2)
+)
+
+// makeView returns a tensor of the given logical shape and values whose
+// memory layout is given by kind.
+func makeView(tb testing.TB, dtype DType, data []float64, shape []int, kind string) *Tensor {
+	tb.Helper()
+	m := must(tb)
+	n := len(data)
+	if len(shape) < 2 && (kind == kTransposed || kind == kNarrowed) {
+		kind = kStrided
+	}
+	switch kind {
+	case kContig:
+		return fromData(tb, dtype, data, shape...)
+	case kOffset:
+		big := append(make([]float64, 3), data...)
+		return m(m(fromData(tb, dtype, big).Narrow(0, 3, n)).Reshape(shape...))
+	case kStrided:
+		big := make([]float64, 2*n)
+		for i, v := range data {
+			big[2*i] = v
+			big[2*i+1] = math.NaN() // must never be read
+		}
+		v := m(m(fromData(tb, dtype, big, n, 2).Narrow(1, 0, 1)).Reshape(shape...))
+		if n > 1 && v.IsContiguous() {
+			tb.Fatalf("strided view of %v is contiguous", shape)
+		}
+		return v
+	case kTransposed:
+		r := len(shape)
+		p, q := shape[r-2], shape[r-1]
+		outer := n / max(p*q, 1)
+		if p*q == 0 {
+			outer = 0
+		}
+		tdata := make([]float64, n)
+		for o := range outer {
+			for i := range p {
+				for j := range q {
+					tdata[o*p*q+j*p+i] = data[o*p*q+i*q+j]
+				}
+			}
+		}
+		tshape := slices.Clone(shape)
+		tshape[r-2], tshape[r-1] = q, p
+		return m(fromData(tb, dtype, tdata, tshape...).Transpose(r-2, r-1))
+	case kNarrowed:
+		r := len(shape)
+		q := shape[r-1]
+		rows := n / max(q, 1)
+		if q == 0 {
+			rows = numel(shape[:r-1])
+		}
+		big := make([]float64, rows*(q+3))
+		for i := range big {
+			big[i] = math.NaN()
+		}
+		for i := range rows {
+			copy(big[i*(q+3)+1:], data[i*q:(i+1)*q])
+		}
+		bshape := slices.Clone(shape)
+		bshape[r-1] = q + 3
+		return m(fromData(tb, dtype, big, bshape...).Narrow(r-1, 1, q))
+	}
+	tb.Fatalf("unknown kind %q", kind)
+	return nil
+}
+
+// kindsFor returns the layouts applicable to a shape.
+func kindsFor(shape []int) []string {
+	k := []string{kContig, kOffset, kStrided}
+	if len(shape) >= 2 {
+		k = append(k, kTransposed, kNarrowed)
+	}
+	return k
+}
+
+// closeTo checks |got-want| <= tol(i) element by element.
+func closeTo(tb testing.TB, what string, got, want []float64, tol func(i int) float64) {
+	tb.Helper()
+	if len(got) != len(want) {
+		tb.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if d := math.Abs(got[i] - want[i]); !(d <= tol(i)) {
+			tb.Fatalf("%s: element %d: got %.17g, want %.17g (|diff| %.3g > tol %.3g)", what, i, got[i], want[i], d, tol(i))
+		}
+	}
+}
+
+// eps returns the unit roundoff of dtype.
+func unitRoundoff(dtype DType) float64 {
+	if dtype == Float32 {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+var dtypes = []DType{Float32, Float64}
+
+// sizes for elementwise ops and Norm.
+func elemSizes() []int {
+	s := []int{0, 1, 7, 1023, 1<<20 + 3}
+	if testing.Short() {
+		s = s[:4]
+	}
+	return s
+}
+
+// elemShapes are multi-dimensional shapes for transposed/narrowed layouts.
+var elemShapes = [][]int{{0, 5}, {1, 1}, {7, 5}, {33, 65}, {257, 129}, {4, 5, 6}}
+
+func sqrt(v float64) float64 { return math.Sqrt(v) }

@@ -1,0 +1,137 @@
+package ops
+
+import (
+	"runtime"
+	"sync"
+)
+
+// float is the set of element types CPU kernels are generic over.
+type float interface{ ~float32 | ~float64 }
+
+// cpuData returns the host slice backing a live CPU tensor.
+func cpuData[T float](t *Tensor) []T {
+	s := t.cpu()
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return any(s.f32).([]T)
+	}
+	return any(s.f64).([]T)
+}
+
+// grain is the smallest number of elements worth a goroutine.
+const grain = 1 << 15
+
+// parallelFor splits [0, n) into at most GOMAXPROCS contiguous chunks of at
+// least minChunk items and runs fn on them concurrently; small ranges run
+// serially on the calling goroutine.
+func parallelFor(n, minChunk int, fn func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	w := runtime.GOMAXPROCS(0)
+	if c := n / max(minChunk, 1); c < w {
+		w = c
+	}
+	if w <= 1 {
+		fn(0, n)
+		return
+	}
+	chunk := (n + w - 1) / w
+	var wg sync.WaitGroup
+	for lo := chunk; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo int) {
+			defer wg.Done()
+			fn(lo, min(lo+chunk, n))
+		}(lo)
+	}
+	fn(0, chunk)
+	wg.Wait()
+}
+
+// layout iterates a logical shape over several strided operands in
+// row-major order. Dimensions of size 1 are dropped and adjacent dimensions
+// that are contiguous with each other in every operand are merged, so a
+// contiguous operand set becomes a single row.
+type layout struct {
+	shape   []int   // coalesced shape, rank >= 1
+	strides [][]int // strides[op][dim]
+	base    []int   // base offset of each operand
+	inner   []int   // innermost stride of each operand
+}
+
+func newLayout(shape []int, base []int, strides ...[]int) *layout {
+	l := &layout{base: base, strides: make([][]int, len(strides))}
+	for d, s := range shape {
+		if s == 1 {
+			continue
+		}
+		if k := len(l.shape) - 1; k >= 0 {
+			merge := true
+			for op, st := range strides {
+				if l.strides[op][k] != st[d]*s {
+					merge = false
+					break
+				}
+			}
+			if merge {
+				l.shape[k] *= s
+				for op, st := range strides {
+					l.strides[op][k] = st[d]
+				}
+				continue
+			}
+		}
+		l.shape = append(l.shape, s)
+		for op, st := range strides {
+			l.strides[op] = append(l.strides[op], st[d])
+		}
+	}
+	if len(l.shape) == 0 {
+		l.shape = []int{1}
+		for op := range strides {
+			l.strides[op] = []int{1}
+		}
+	}
+	l.inner = make([]int, len(strides))
+	for op := range strides {
+		l.inner[op] = l.strides[op][len(l.shape)-1]
+	}
+	return l
+}
+
+// rows calls fn(offsets, n) for each run of n consecutive elements along
+// the innermost dimension within the logical index range [lo, hi);
+// offsets[op] is the storage index of the run's first element in operand op
+// and successive elements are l.inner[op] apart. offsets is reused.
+func (l *layout) rows(lo, hi int, fn func(off []int, n int)) {
+	if lo >= hi {
+		return
+	}
+	r := len(l.shape)
+	coords := make([]int, r)
+	rem := lo
+	for d := r - 1; d >= 0; d-- {
+		coords[d] = rem % l.shape[d]
+		rem /= l.shape[d]
+	}
+	off := make([]int, len(l.base))
+	inner := l.shape[r-1]
+	for idx := lo; idx < hi; {
+		for op, st := range l.strides {
+			o := l.base[op]
+			for d, c := range coords {
+				o += c * st[d]
+			}
+			off[op] = o
+		}
+		n := min(inner-coords[r-1], hi-idx)
+		fn(off, n)
+		idx += n
+		coords[r-1] += n
+		for d := r - 1; d > 0 && coords[d] >= l.shape[d]; d-- {
+			coords[d] = 0
+			coords[d-1]++
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package ops
+
+import (
+	"fmt"
+	"slices"
+)
+
+// byDType turns a pair of typed CPU kernels into a Kernel.
+func byDType(f32, f64 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
+	return func(out *Tensor, in []*Tensor, s []float64) error {
+		switch out.dtype {
+		case Float32:
+			f32(out, in, s)
+		case Float64:
+			f64(out, in, s)
+		default:
+			return fmt.Errorf("unsupported dtype %v", out.dtype)
+		}
+		return nil
+	}
+}
+
+// sameShape returns a ShapeFunc requiring all tensor inputs (named by
+// names) to have the shape of the first, which is the output shape.
+func sameShape(names ...string) ShapeFunc {
+	return func(in []*Tensor, _ []float64) ([]int, error) {
+		for i, t := range in[1:] {
+			if !slices.Equal(t.shape, in[0].shape) {
+				return nil, fmt.Errorf("%s has shape %v, expected %v (same as %s)", names[i+1], t.shape, in[0].shape, names[0])
+			}
+		}
+		return slices.Clone(in[0].shape), nil
+	}
+}
+
+// ew1 runs row over out (contiguous, offset 0) and x in parallel chunks.
+// row gets the destination run, x's data, the storage index of the run's
+// first x element and x's stride along the run.
+func ew1[T float](out, x *Tensor, row func(dst, xd []T, xo, xs int)) {
+	od, xd := cpuData[T](out), cpuData[T](x)
+	n := out.Numel()
+	if x.IsContiguous() {
+		parallelFor(n, grain, func(lo, hi int) { row(od[lo:hi], xd, x.offset+lo, 1) })
+		return
+	}
+	l := newLayout(x.shape, []int{x.offset}, x.strides)
+	parallelFor(n, grain, func(lo, hi int) {
+		i := lo
+		l.rows(lo, hi, func(off []int, k int) {
+			row(od[i:i+k], xd, off[0], l.inner[0])
+			i += k
+		})
+	})
+}
+
+// ew2 is ew1 for two inputs x and y of out's shape.
+func ew2[T float](out, x, y *Tensor, row func(dst, xd, yd []T, xo, xs, yo, ys int)) {
+	od, xd, yd := cpuData[T](out), cpuData[T](x), cpuData[T](y)
+	n := out.Numel()
+	if x.IsContiguous() && y.IsContiguous() {
+		parallelFor(n, grain, func(lo, hi int) { row(od[lo:hi], xd, yd, x.offset+lo, 1, y.offset+lo, 1) })
+		return
+	}
+	l := newLayout(x.shape, []int{x.offset, y.offset}, x.strides, y.strides)
+	parallelFor(n, grain, func(lo, hi int) {
+		i := lo
+		l.rows(lo, hi, func(off []int, k int) {
+			row(od[i:i+k], xd, yd, off[0], l.inner[0], off[1], l.inner[1])
+			i += k
+		})
+	})
+}

@@ -1,0 +1,261 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// ArgKind says whether an op argument is a tensor or a scalar.
+type ArgKind uint8
+
+// Argument kinds.
+const (
+	KindTensor ArgKind = iota // a *Tensor
+	KindScalar                // a float64
+)
+
+// Arg is one argument of an op's schema. Names appear in error messages.
+type Arg struct {
+	Name string
+	Kind ArgKind
+}
+
+// Kernel computes an op on one device type. It is called after all
+// argument checks passed, with:
+//   - out: a freshly allocated contiguous tensor (offset 0, row-major
+//     strides) with the output shape, on the inputs' device, of the inputs'
+//     dtype; its contents are unspecified and the kernel must write all of
+//     them;
+//   - in: the tensor arguments in schema order, all on out's device and of
+//     out's dtype; they may be non-contiguous (any non-negative strides,
+//     any offset) and must not be modified;
+//   - scalars: the scalar arguments in schema order.
+//
+// The storages stay allocated while the kernel runs. A kernel must not keep
+// references to its arguments after returning (a device kernel may leave
+// work queued on the device; see Backend.Free).
+type Kernel func(out *Tensor, in []*Tensor, scalars []float64) error
+
+// ShapeFunc checks op-specific rules on already validated inputs (same
+// device and dtype, non-nil, live) and returns the output shape. An error
+// is reported as an *OpError: a returned *OpError keeps its Kind (its Op is
+// filled in if empty), any other error becomes Kind ErrShape with the
+// error's text as Detail, so it should name the argument, e.g.
+// "a has shape [3 4], b has shape [5 6]: inner dimensions must match".
+type ShapeFunc func(in []*Tensor, scalars []float64) ([]int, error)
+
+// BackwardFunc computes the gradients of an op's tensor inputs from the
+// gradient of its output. It gets gradOut, the inputs and scalars of the
+// forward call and its output (inputs and output detached from the graph)
+// and returns one gradient per tensor input, in order, each with that
+// input's shape, dtype and device, or nil for "no gradient". It should
+// compute them with ops, so they run on the tensors' device.
+type BackwardFunc func(gradOut *Tensor, in []*Tensor, scalars []float64, out *Tensor) ([]*Tensor, error)
+
+// OpDef defines an op for RegisterOp.
+type OpDef struct {
+	Name     string       // unique name, e.g. "Axpby"; used in messages and by RegisterKernel
+	Args     []Arg        // schema; at least one tensor argument
+	Shape    ShapeFunc    // required: op-specific checks and output shape
+	Backward BackwardFunc // optional: nil means the op is not differentiable
+	CPU      Kernel       // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
+}
+
+// Op is a registered op. Its methods are safe for concurrent use.
+type Op struct {
+	def         OpDef
+	tensorNames []string
+	scalarNames []string
+}
+
+var registry = struct {
+	mu      sync.RWMutex
+	ops     map[string]*Op
+	kernels map[*Op]*[numDeviceTypes]Kernel
+}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{}}
+
+// RegisterOp registers an op and returns it; this is the analogue of
+// TORCH_LIBRARY's def. It is meant for package initialization (typically
+// `var myOp = ops.RegisterOp(...)`) and panics on an invalid definition or
+// a duplicate name, like database/sql.Register.
+func RegisterOp(def OpDef) *Op {
+	if def.Name == "" || def.Shape == nil {
+		panic("ops.RegisterOp: Name and Shape are required")
+	}
+	o := &Op{def: def}
+	o.def.Args = slices.Clone(def.Args)
+	seen := map[string]bool{}
+	for _, a := range def.Args {
+		if a.Name == "" || seen[a.Name] {
+			panic(fmt.Sprintf("ops.RegisterOp(%s): argument names must be unique and non-empty", def.Name))
+		}
+		seen[a.Name] = true
+		switch a.Kind {
+		case KindTensor:
+			o.tensorNames = append(o.tensorNames, a.Name)
+		case KindScalar:
+			o.scalarNames = append(o.scalarNames, a.Name)
+		default:
+			panic(fmt.Sprintf("ops.RegisterOp(%s): argument %s has invalid kind %d", def.Name, a.Name, a.Kind))
+		}
+	}
+	if len(o.tensorNames) == 0 {
+		panic(fmt.Sprintf("ops.RegisterOp(%s): at least one tensor argument is required", def.Name))
+	}
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	if registry.ops[def.Name] != nil {
+		panic(fmt.Sprintf("ops.RegisterOp: op %s already registered", def.Name))
+	}
+	registry.ops[def.Name] = o
+	ks := new([numDeviceTypes]Kernel)
+	ks[DeviceCPU] = def.CPU
+	registry.kernels[o] = ks
+	return o
+}
+
+// RegisterKernel registers the kernel of the named op for device type dt;
+// this is the analogue of TORCH_LIBRARY_IMPL. It may be called from any
+// package (the CUDA backend calls it from its init function) after the op
+// is registered. It panics if the op is unknown, k is nil, dt is invalid or
+// a kernel is already registered for (op, dt).
+func RegisterKernel(op string, dt DeviceType, k Kernel) {
+	if k == nil || dt >= numDeviceTypes {
+		panic(fmt.Sprintf("ops.RegisterKernel(%s, %v): nil kernel or invalid device type", op, dt))
+	}
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	o := registry.ops[op]
+	if o == nil {
+		panic(fmt.Sprintf("ops.RegisterKernel: op %s is not registered", op))
+	}
+	ks := registry.kernels[o]
+	if ks[dt] != nil {
+		panic(fmt.Sprintf("ops.RegisterKernel: op %s already has a %v kernel", op, dt))
+	}
+	ks[dt] = k
+}
+
+// LookupOp returns the op registered under name, or nil.
+func LookupOp(name string) *Op {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	return registry.ops[name]
+}
+
+// Name returns the op's name.
+func (o *Op) Name() string { return o.def.Name }
+
+// Args returns a copy of the op's schema.
+func (o *Op) Args() []Arg { return slices.Clone(o.def.Args) }
+
+func kernelFor(o *Op, dt DeviceType) Kernel {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	return registry.kernels[o][dt]
+}
+
+func hasKernel(o *Op, dt DeviceType) bool { return kernelFor(o, dt) != nil }
+
+func kernelDevices(o *Op) []string {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	var s []string
+	for dt, k := range registry.kernels[o] {
+		if k != nil {
+			s = append(s, DeviceType(dt).String())
+		}
+	}
+	return s
+}
+
+// Call runs the op: tensors and scalars are the tensor and scalar arguments
+// in schema order. It checks that tensors are non-nil and not freed, that
+// they are on one device and of one dtype, then the op's ShapeFunc, then
+// runs the kernel registered for the device and returns a new contiguous
+// tensor. If any input requires grad, the result records an autograd node.
+func (o *Op) Call(tensors []*Tensor, scalars []float64) (*Tensor, error) {
+	return o.call(o.def.Name, tensors, scalars, true)
+}
+
+func (o *Op) call(name string, ts []*Tensor, sc []float64, record bool) (*Tensor, error) {
+	if len(ts) != len(o.tensorNames) || len(sc) != len(o.scalarNames) {
+		return nil, opErr(name, "", ErrArg, "got %d tensor and %d scalar arguments, expected tensors %v and scalars %v",
+			len(ts), len(sc), o.tensorNames, o.scalarNames)
+	}
+	for i, t := range ts {
+		if err := t.checkNil(name, o.tensorNames[i]); err != nil {
+			return nil, err
+		}
+	}
+	for i, t := range ts {
+		if !t.buf.st.pin() {
+			for _, p := range ts[:i] {
+				p.buf.st.unpin()
+			}
+			return nil, opErr(name, o.tensorNames[i], ErrFreed, "%s has been freed", o.tensorNames[i])
+		}
+	}
+	defer func() {
+		for _, t := range ts {
+			t.buf.st.unpin()
+		}
+	}()
+	first, n0 := ts[0], o.tensorNames[0]
+	for i, t := range ts[1:] {
+		if t.device != first.device {
+			n := o.tensorNames[i+1]
+			return nil, opErr(name, n, ErrDevice, "%s is on %v, expected %v (same as %s)", n, t.device, first.device, n0)
+		}
+	}
+	for i, t := range ts[1:] {
+		if t.dtype != first.dtype {
+			n := o.tensorNames[i+1]
+			return nil, opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s)", n, t.dtype, first.dtype, n0)
+		}
+	}
+	shape, err := o.def.Shape(ts, sc)
+	if err != nil {
+		var oe *OpError
+		if errors.As(err, &oe) {
+			e := *oe
+			if e.Op == "" {
+				e.Op = name
+			}
+			return nil, &e
+		}
+		return nil, &OpError{Op: name, Kind: ErrShape, Detail: err.Error()}
+	}
+	if shape, err = checkShape(name, shape); err != nil {
+		return nil, err
+	}
+	k := kernelFor(o, first.device.Type)
+	if k == nil {
+		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", first.device, kernelDevices(o))
+	}
+	out, err := allocTensor(name, first.device, first.dtype, shape)
+	if err != nil {
+		return nil, err
+	}
+	if err := k(out, ts, sc); err != nil {
+		out.Free()
+		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, first.device, err)
+	}
+	if record && anyRequiresGrad(ts) {
+		ins, scs, bw := slices.Clone(ts), slices.Clone(sc), o.def.Backward
+		out.node = &node{name: o.def.Name, inputs: ins, backward: func(g *Tensor) ([]*Tensor, error) {
+			if bw == nil {
+				return nil, opErr(o.def.Name, "", ErrGrad, "backward is not implemented")
+			}
+			det := make([]*Tensor, len(ins))
+			for i, t := range ins {
+				det[i] = t.Detach()
+			}
+			return bw(g, det, scs, out.Detach())
+		}}
+		out.requiresGrad.Store(true)
+	}
+	return out, nil
+}

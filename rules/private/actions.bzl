@@ -1,0 +1,95 @@
+"""nvcc actions: plain functions taking explicit inputs, used by cu_library."""
+
+# Flags per compilation mode (-c / --config=debug / --config=release).
+MODE_FLAGS = {
+    # Device: no optimisation, device debug info; host: -g -O0.
+    "dbg": ["-G", "-g", "-O0", "-Xcompiler", "-g", "-Xcompiler", "-O0"],
+    # Device and host -O3, line info for profilers (ncu, compute-sanitizer).
+    "opt": ["-O3", "-lineinfo", "-Xcompiler", "-O3"],
+    # nvcc's defaults.
+    "fastbuild": [],
+}
+
+def nvcc_compile(
+        actions,
+        cuda,
+        src,
+        out,
+        gencode_flags,
+        mode,
+        rdc,
+        fast_math,
+        compilation_context,
+        copts,
+        host_copts):
+    """Compiles one source file to an object with nvcc.
+
+    Args:
+      actions: ctx.actions.
+      cuda: CudaToolchainInfo.
+      src: File, a .cu (compiled as CUDA) or .cc/.cpp/.cxx (host C++ with CUDA headers).
+      out: the object File to write.
+      gencode_flags: list of -gencode flags (from the arch resolver).
+      mode: "dbg", "opt" or "fastbuild".
+      rdc: bool, relocatable device code.
+      fast_math: bool, --use_fast_math.
+      compilation_context: merged CcCompilationContext (headers, includes, defines of deps and self).
+      copts: list of extra nvcc options.
+      host_copts: list of host-compiler options (each passed with -Xcompiler).
+    """
+    args = actions.args()
+    if src.extension == "cu":
+        args.add("-x", "cu")
+    args.add("-c", src)
+    args.add("-o", out)
+    args.add_all(["-Xcompiler", "-fPIC"])
+    args.add_all(gencode_flags)
+    args.add_all(MODE_FLAGS[mode])
+    if rdc:
+        args.add("-rdc=true")
+    if fast_math:
+        args.add("--use_fast_math")
+    args.add_all(compilation_context.defines, format_each = "-D%s")
+    args.add_all(compilation_context.local_defines, format_each = "-D%s")
+    args.add_all(["-I."])
+    args.add_all(compilation_context.includes, format_each = "-I%s")
+    args.add_all(compilation_context.quote_includes, format_each = "-I%s")
+    args.add_all(compilation_context.system_includes, before_each = "-isystem")
+    args.add_all(copts)
+    for f in host_copts:
+        args.add_all(["-Xcompiler", f])
+    actions.run(
+        executable = cuda.nvcc,
+        arguments = [args],
+        inputs = depset([src], transitive = [compilation_context.headers, cuda.toolkit_files]),
+        outputs = [out],
+        mnemonic = "NvccCompile",
+        progress_message = "Compiling CUDA %{input}",
+        use_default_shell_env = True,
+    )
+
+def nvcc_device_link(actions, cuda, objects, out, gencode_flags):
+    """Device-links relocatable device code into one object a normal host link accepts.
+
+    Args:
+      actions: ctx.actions.
+      cuda: CudaToolchainInfo.
+      objects: list of Files compiled with -rdc=true.
+      out: the object File to write.
+      gencode_flags: the -gencode flags the objects were compiled with.
+    """
+    args = actions.args()
+    args.add("-dlink")
+    args.add_all(["-Xcompiler", "-fPIC"])
+    args.add_all(gencode_flags)
+    args.add_all(objects)
+    args.add("-o", out)
+    actions.run(
+        executable = cuda.nvcc,
+        arguments = [args],
+        inputs = depset(objects, transitive = [cuda.toolkit_files]),
+        outputs = [out],
+        mnemonic = "NvccDeviceLink",
+        progress_message = "Device-linking %{output}",
+        use_default_shell_env = True,
+    )

@@ -1,0 +1,148 @@
+"""cu_library: compiles CUDA (.cu) and helper C++ sources with nvcc and returns CcInfo."""
+
+load("@bazel_skylib//lib:paths.bzl", "paths")
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load(":actions.bzl", "nvcc_compile", "nvcc_device_link")
+load(":archs.bzl", "resolve_archs")
+load(":providers.bzl", "CuInfo")
+
+_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+_COMPILED = ["cu", "cc", "cpp", "cxx"]
+_HEADERS = [".cuh", ".h", ".hh", ".hpp", ".inc"]
+
+def _include_paths(ctx):
+    base = paths.join(ctx.label.workspace_root, ctx.label.package)
+    out = []
+    for inc in ctx.attr.includes:
+        p = paths.normalize(paths.join(base, inc))
+        out.extend([p, paths.join(ctx.bin_dir.path, p)])
+    return out
+
+def _cu_library_impl(ctx):
+    hdrs = ctx.files.hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
+    own = cc_common.create_compilation_context(
+        headers = depset(hdrs),
+        includes = depset(_include_paths(ctx)),
+        defines = depset(ctx.attr.defines),
+    )
+    cc_info = cc_common.merge_cc_infos(
+        direct_cc_infos = [CcInfo(compilation_context = own)],
+        cc_infos = [d[CcInfo] for d in ctx.attr.deps],
+    )
+    if not ctx.attr._enabled[BuildSettingInfo].value:
+        # --config=cpu: no toolkit needed; headers still propagate, nothing is compiled or linked.
+        return [
+            DefaultInfo(files = depset()),
+            CcInfo(compilation_context = cc_info.compilation_context),
+            CuInfo(rdc_objects = depset(), gencode_flags = []),
+        ]
+
+    toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
+    if not toolchain:
+        fail("cu_library %s: no CUDA toolchain is registered; rules_cuda_go registers @local_cuda//:toolchain (WORKSPACE users: call rules_cuda_go_toolchains())." % ctx.label)
+    cuda = toolchain.cuda
+    if not cuda.available:
+        fail("cu_library %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message))
+    if ctx.attr.archs:
+        spec, where = ctx.attr.archs, "the archs attribute of %s" % ctx.label
+    else:
+        spec, where = ctx.attr._archs[BuildSettingInfo].value, "--@rules_cuda_go//toolchains:archs (--cuda_archs)"
+    gencode, err = resolve_archs(spec, cuda, where)
+    if err:
+        fail("cu_library %s: %s" % (ctx.label, err))
+
+    mode = ctx.var["COMPILATION_MODE"]
+    objects = []
+    for src in ctx.files.srcs:
+        if src.extension not in _COMPILED:
+            continue
+        stem = paths.replace_extension(paths.relativize(src.short_path, ctx.label.package), "")
+        obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
+        nvcc_compile(
+            actions = ctx.actions,
+            cuda = cuda,
+            src = src,
+            out = obj,
+            gencode_flags = gencode,
+            mode = mode,
+            rdc = ctx.attr.rdc,
+            fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
+            compilation_context = cc_info.compilation_context,
+            copts = ctx.attr.copts,
+            host_copts = ctx.attr.host_copts,
+        )
+        objects.append(obj)
+
+    runtime = [ctx.attr._cudart[CcInfo].linking_context]
+    if ctx.attr.rdc and objects:
+        dlink = ctx.actions.declare_file("_objs/%s/%s.dlink.o" % (ctx.label.name, ctx.label.name))
+        nvcc_device_link(ctx.actions, cuda, objects, dlink, gencode)
+        objects = objects + [dlink]
+        runtime.append(ctx.attr._cudadevrt[CcInfo].linking_context)
+
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
+        actions = ctx.actions,
+        name = ctx.label.name,
+        feature_configuration = feature_configuration,
+        cc_toolchain = cc_toolchain,
+        compilation_outputs = cc_common.create_compilation_outputs(
+            objects = depset(objects),
+            pic_objects = depset(objects),
+        ),
+        user_link_flags = ctx.attr.linkopts + ["-lstdc++"],
+        linking_contexts = [cc_info.linking_context] + runtime,
+        disallow_dynamic_library = True,
+    )
+    lib = linking_outputs.library_to_link
+    archive = []
+    if lib:
+        archive = [f for f in [lib.pic_static_library, lib.static_library] if f][:1]
+    return [
+        DefaultInfo(files = depset(archive + objects)),
+        CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
+        CuInfo(rdc_objects = depset(objects if ctx.attr.rdc else []), gencode_flags = gencode),
+        OutputGroupInfo(objects = depset(objects)),
+    ]
+
+cu_library = rule(
+    implementation = _cu_library_impl,
+    doc = """Compiles CUDA sources with nvcc for the selected GPU archs; returns CcInfo.
+
+Works as `cdeps` of go_library (see go_cuda_library), as `deps` of cc_binary/cc_test, and as a dep of
+another cu_library. Links the CUDA runtime chosen by --@rules_cuda_go//toolchains:cudart (static by
+default). Under --config=cpu it compiles nothing and needs no toolkit.""",
+    attrs = {
+        "srcs": attr.label_list(
+            allow_files = [".cu", ".cc", ".cpp", ".cxx"] + _HEADERS,
+            doc = ".cu files (CUDA), .cc/.cpp/.cxx helpers (host C++ compiled by nvcc, CUDA headers available), private headers.",
+        ),
+        "hdrs": attr.label_list(allow_files = _HEADERS, doc = "Public headers, visible to dependents."),
+        "deps": attr.label_list(providers = [CcInfo], doc = "cu_library, cc_library or anything with CcInfo."),
+        "copts": attr.string_list(doc = "Extra nvcc options, e.g. ['--expt-relaxed-constexpr']."),
+        "host_copts": attr.string_list(doc = "Host-compiler options, each passed with -Xcompiler."),
+        "defines": attr.string_list(doc = "Preprocessor defines, propagated to dependents (like cc_library.defines)."),
+        "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),
+        "linkopts": attr.string_list(doc = "Linker flags, propagated to the final link."),
+        "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
+        "rdc": attr.bool(doc = "Relocatable device code (-rdc=true) plus a device-link step, for device calls across this target's .cu files."),
+        "_archs": attr.label(default = Label("//toolchains:archs")),
+        "_enabled": attr.label(default = Label("//toolchains:enabled")),
+        "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
+        "_cudart": attr.label(default = Label("//toolchains:runtime"), providers = [CcInfo]),
+        "_cudadevrt": attr.label(default = Label("@local_cuda//:cudadevrt"), providers = [CcInfo]),
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+    },
+    toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],
+    fragments = ["cpp"],
+    provides = [CcInfo, CuInfo],
+)

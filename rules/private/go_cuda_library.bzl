@@ -1,0 +1,22 @@
+"""go_cuda_library: a go_library whose cgo code calls kernels from cu_library targets."""
+
+load("@io_bazel_rules_go//go:def.bzl", "go_library")
+
+def go_cuda_library(name, cu_deps = [], cdeps = [], **kwargs):
+    """A cgo go_library linked with cu_library targets and the CUDA runtime.
+
+    The CUDA runtime comes with every cu_library (static libcudart by default; shared with
+    --@rules_cuda_go//toolchains:cudart=shared), as does libstdc++, so no linkopts are needed.
+
+    Args:
+      name: the target name.
+      cu_deps: cu_library targets the cgo code calls into.
+      cdeps: other CcInfo dependencies (cc_library).
+      **kwargs: everything go_library takes (srcs, importpath, deps, visibility, ...).
+    """
+    go_library(
+        name = name,
+        cgo = True,
+        cdeps = cu_deps + cdeps,
+        **kwargs
+    )

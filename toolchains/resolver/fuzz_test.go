@@ -1,0 +1,206 @@
+package resolver
+
+import (
+	"errors"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var flagRE = regexp.MustCompile(`^-gencode=arch=compute_([0-9]{2,3}a?),code=(sm|compute)_([0-9]{2,3}a?)$`)
+
+var (
+	fuzzSetupOnce sync.Once
+	fuzzLists     [][]string
+	fuzzTables    []bzlParsed
+)
+
+func fuzzSetup(t *testing.T) {
+	fuzzSetupOnce.Do(func() {
+		fuzzLists = [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code_and_arch.txt")}
+		for _, l := range fuzzLists {
+			fuzzTables = append(fuzzTables, parseBzl(t, BzlTable(Options{Supported: l})))
+		}
+	})
+}
+
+// FuzzResolve checks, for arbitrary specs: no panic; errors are one-line
+// *SpecErrors; results are sorted, de-duplicated and well-formed; the
+// result is the union of each token's own result; it agrees with the
+// PyTorch transliteration torchRef on the spec without noise; and with the
+// BzlTable token table.
+func FuzzResolve(f *testing.F) {
+	for _, r := range loadGolden(f) {
+		if r.Spec != nil {
+			f.Add(*r.Spec, uint8(0), uint8(0))
+		}
+	}
+	for _, s := range []string{"Blackwell+Tegraa+PTX", "KeplerMaxwell", " native ;", "9.0a", "Ampere+Tegra+PTX;\t10.0a", "3.5", "12.1+PTX"} {
+		f.Add(s, uint8(1), uint8(2))
+		f.Add(s, uint8(2), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, spec string, listSel, gpuSel uint8) {
+		fuzzSetup(t)
+		li := int(listSel) % len(fuzzLists)
+		opt := Options{Supported: fuzzLists[li]}
+		allGPUs := []Capability{{9, 0}, {8, 6}, {12, 0}, {7, 0}, {10, 0}, {3, 0}, {12, 1}, {8, 9}}
+		for i, g := range allGPUs {
+			if gpuSel&(1<<i) != 0 {
+				opt.GPUs = append(opt.GPUs, g)
+			}
+		}
+		got, err := Resolve(spec, opt)
+		if err != nil {
+			var se *SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("Resolve(%q): %T %v, want *SpecError", spec, err, err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("Resolve(%q): multi-line error %q", spec, err)
+			}
+		} else {
+			if len(got) == 0 {
+				t.Fatalf("Resolve(%q) = no flags and no error", spec)
+			}
+			if !sort.StringsAreSorted(got) {
+				t.Fatalf("Resolve(%q) = %q, not sorted", spec, got)
+			}
+			for i, fl := range got {
+				if i > 0 && fl == got[i-1] {
+					t.Fatalf("Resolve(%q) = %q, duplicate %q", spec, got, fl)
+				}
+				m := flagRE.FindStringSubmatch(fl)
+				if m == nil || m[1] != m[3] {
+					t.Fatalf("Resolve(%q): malformed flag %q", spec, fl)
+				}
+			}
+		}
+
+		toks := tokens(spec)
+		native := spec == "" || (len(toks) == 1 && toks[0] == "native")
+		if native {
+			if opt.Supported == nil {
+				// No list: no clamp, as with PyTorch clamping to sm_999.
+				n := "native"
+				want, werr := torchRef(&n, opt.GPUs, []string{"sm_999"})
+				if (werr == nil) != (err == nil) || !reflect.DeepEqual(got, want) {
+					t.Fatalf("native %v: Resolve = %q, %v; PyTorch = %q, %v", opt.GPUs, got, err, want, werr)
+				}
+			}
+			return
+		}
+
+		// Token-wise: each token alone resolves, and the union is the result.
+		if err == nil {
+			var union []string
+			for _, tok := range toks {
+				f, terr := Resolve(tok, opt)
+				if terr != nil {
+					t.Fatalf("Resolve(%q) ok but its token %q fails: %v", spec, tok, terr)
+				}
+				union = append(union, f...)
+			}
+			if u := sortedSet(union); !reflect.DeepEqual(u, got) {
+				t.Fatalf("Resolve(%q) = %q, union of tokens %q", spec, got, u)
+			}
+		}
+
+		// PyTorch agreement: without a supported list, we accept exactly
+		// what PyTorch accepts once noise is removed, with the same flags;
+		// with one, a subset of it.
+		clean := strings.Join(toks, ";")
+		want, werr := torchRef(&clean, nil, nil)
+		if len(toks) == 0 {
+			werr = errors.New("empty")
+		}
+		if opt.Supported == nil {
+			if (werr == nil) != (err == nil) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("Resolve(%q) = %q, %v; PyTorch(%q) = %q, %v", spec, got, err, clean, want, werr)
+			}
+		} else if err == nil && (werr != nil || !reflect.DeepEqual(got, want)) {
+			t.Fatalf("Resolve(%q, supported) = %q; PyTorch(%q) = %q, %v", spec, got, clean, want, werr)
+		} else if err != nil && werr == nil {
+			var se *SpecError
+			if !errors.As(err, &se) || se.Kind != ErrUnsupported {
+				t.Fatalf("Resolve(%q, supported): %v, but PyTorch accepts it", spec, err)
+			}
+		}
+
+		// The Starlark token table gives the same answer.
+		tg, ok := fuzzTables[li].resolve(spec)
+		if ok != (err == nil) || !reflect.DeepEqual(tg, got) {
+			t.Fatalf("Resolve(%q) = %q, %v; BzlTable gives %q, %v", spec, got, err, tg, ok)
+		}
+	})
+}
+
+// FuzzParseNvccVersion: no panic, and a parsed version round-trips.
+func FuzzParseNvccVersion(f *testing.F) {
+	f.Add(readTestdata(f, "nvcc13_version.txt"))
+	f.Add(readTestdata(f, "nvcc118_version.txt"))
+	f.Add("Cuda compilation tools, release 9.0, V9.0.176")
+	f.Add("Cuda compilation tools, release 5.5")
+	f.Add("nvcc fatal : Unknown option")
+	f.Fuzz(func(t *testing.T, out string) {
+		v, err := ParseNvccVersion(out)
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if v.Major < 0 || v.Minor < 0 || v.Patch < 0 {
+			t.Fatalf("ParseNvccVersion(%q) = %v", out, v)
+		}
+		line := "Cuda compilation tools, release " + strings.TrimSuffix(v.String(), "."+strconv.Itoa(v.Patch)) + ", V" + v.String()
+		if v2, err := ParseNvccVersion(line); err != nil || v2 != v {
+			t.Fatalf("round trip of %v via %q: %v, %v", v, line, v2, err)
+		}
+		KnownGPUCodes(v)
+	})
+}
+
+// FuzzParseGPUCodeList: no panic; codes are well-formed, unique and
+// round-trip; ParseCapability round-trips too.
+func FuzzParseGPUCodeList(f *testing.F) {
+	for _, name := range []string{"nvcc13_list_gpu_code.txt", "nvcc13_list_gpu_arch.txt", "nvcc118_list_gpu_code.txt", "nvcc118_list_gpu_code_and_arch.txt", "nvcc13_version.txt"} {
+		f.Add(readTestdata(f, name))
+	}
+	f.Add("sm_80,compute_90 sm_90a")
+	f.Add("9.0")
+	f.Fuzz(func(t *testing.T, out string) {
+		codes, err := ParseGPUCodeList(out)
+		if err == nil {
+			seen := map[string]bool{}
+			for _, c := range codes {
+				if !codeRE.MatchString(c) || seen[c] {
+					t.Fatalf("ParseGPUCodeList(%q) = %q: bad or repeated %q", out, codes, c)
+				}
+				seen[c] = true
+			}
+			again, err := ParseGPUCodeList(strings.Join(codes, "\n"))
+			if err != nil || !reflect.DeepEqual(again, codes) {
+				t.Fatalf("round trip of %q: %q, %v", codes, again, err)
+			}
+			// Any list works as Options.Supported.
+			if _, err := Resolve("Hopper;Blackwell;3.5;9.0a+PTX", Options{Supported: codes, GPUs: []Capability{{9, 0}}}); err != nil {
+				var se *SpecError
+				if !errors.As(err, &se) || se.Kind != ErrUnsupported {
+					t.Fatalf("Resolve with supported %q: %v", codes, err)
+				}
+			}
+			Resolve("", Options{ClampTo: codes, GPUs: []Capability{{12, 1}}})
+		} else if strings.ContainsAny(err.Error(), "\n\r") {
+			t.Fatalf("multi-line error %q", err)
+		}
+		if c, err := ParseCapability(out); err == nil {
+			if c2, err := ParseCapability(c.String()); err != nil || c2 != c {
+				t.Fatalf("ParseCapability(%q) = %v; round trip %v, %v", out, c, c2, err)
+			}
+		}
+	})
+}
