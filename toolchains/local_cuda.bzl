@@ -15,6 +15,10 @@ TORCH_CUDA_ARCH_LIST, CUDA_PATH and CUDA_HOME are declared, so changing them re-
 # newer GPUs to JIT from. Documented in README.md.
 DEFAULT_ARCH_SPEC = "8.0;9.0+PTX"
 
+# Directories of a toolkit root that nvcc reads through its nvcc.profile ($(_HERE_)/..). They are
+# linked into the repository and are inputs of every nvcc action, so sandboxed actions see them.
+_TOOLKIT_DIRS = ["nvvm", "lib64", "targets", "libdevice"]
+
 _GO_CANDIDATES = ["/usr/local/go/bin/go", "/usr/lib/go-1.26/bin/go"]
 
 def _find_go(rctx):
@@ -107,7 +111,19 @@ def _local_cuda_impl(rctx):
     nvcc = detected.get("nvcc", "")
     libs = {}
     if nvcc:
-        rctx.symlink(nvcc, "bin/nvcc")
+        # The whole directory: nvcc reads nvcc.profile next to the path it was started by, and
+        # the profile names its siblings (Debian's g++ wrapper) and $(_HERE_)/.. (the toolkit root).
+        nvcc_dir = rctx.path(nvcc).dirname
+        rctx.symlink(nvcc_dir, "bin")
+        for sub in _TOOLKIT_DIRS:
+            child = nvcc_dir.dirname.get_child(sub)
+            if child.exists and sub != "include":
+                rctx.symlink(child, sub)
+        cuobjdump = nvcc_dir.get_child("cuobjdump")
+        if not cuobjdump.exists:
+            cuobjdump = rctx.which("cuobjdump")
+        if cuobjdump:
+            rctx.symlink(cuobjdump, "tools/cuobjdump")
         for name, path in (detected.get("libraries") or {}).items():
             rctx.symlink(path, "lib/" + path.split("/")[-1])
             libs[name] = "lib/" + path.split("/")[-1]
@@ -159,9 +175,21 @@ package(default_visibility = ["//visibility:public"])
 
 exports_files(["archs.bzl", "config.json"])
 
+# cuobjdump, for tests that inspect what was compiled (absent without a toolkit).
+filegroup(
+    name = "cuobjdump",
+    srcs = glob(["tools/cuobjdump"], allow_empty = True),
+)
+
+filegroup(
+    name = "toolkit_files",
+    srcs = glob(["bin/**", "include/**", "nvvm/**", "lib64/**", "targets/**", "libdevice/**"], allow_empty = True),
+)
+
 cuda_toolchain(
     name = "cuda",
     nvcc = {nvcc},
+    toolkit_files = [":toolkit_files"],
     missing_message = {missing},
     version = {version},
     supported_codes = {supported},

@@ -51,7 +51,6 @@ def nvcc_compile(
         args.add("--use_fast_math")
     args.add_all(compilation_context.defines, format_each = "-D%s")
     args.add_all(compilation_context.local_defines, format_each = "-D%s")
-    args.add_all(["-I."])
     args.add_all(compilation_context.includes, format_each = "-I%s")
     args.add_all(compilation_context.quote_includes, format_each = "-I%s")
     args.add_all(compilation_context.system_includes, before_each = "-isystem")
@@ -64,7 +63,7 @@ def nvcc_compile(
         inputs = depset([src], transitive = [compilation_context.headers, cuda.toolkit_files]),
         outputs = [out],
         mnemonic = "NvccCompile",
-        progress_message = "Compiling CUDA %{input}",
+        progress_message = "Compiling CUDA " + src.short_path,
         use_default_shell_env = True,
     )
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Rehearses a fresh machine: debootstrap a minimal Debian bookworm, clone this repository's main
+# into it, and run .ci/run there (as root, which installs everything through ./bazelw), after
+# checking that ./bazelw as a non-root user stops with a message saying what to install.
+# Usage (as root, on Debian): tools/rehearse-fresh-machine.sh [DIR]   (default /tmp/fresh-bookworm)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-/tmp/fresh-bookworm}
+command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
+cleanup() { for m in sys dev/pts dev proc; do umount -l "$dir/$m" 2>/dev/null || true; done; }
+trap cleanup EXIT
+if [ ! -x "$dir/bin/bash" ]; then
+  echo "== debootstrap --variant=minbase bookworm $dir"
+  debootstrap --variant=minbase bookworm "$dir" http://deb.debian.org/debian >/dev/null
+fi
+mount -t proc proc "$dir/proc"; mount --rbind /dev "$dir/dev"; mount --rbind /sys "$dir/sys"
+cp /etc/resolv.conf "$dir/etc/resolv.conf"
+rm -rf "$dir/src"
+git clone -q --branch main "$repo" "$dir/src"
+in_chroot() { chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin CI=true bash -c "$1"; }
+echo "== as a non-root user without Bazel: ./bazelw must say what to install"
+in_chroot "id rehearsal >/dev/null 2>&1 || useradd -m rehearsal; chmod -R a+rX /src; cd /src && su rehearsal -c './bazelw version' ; echo \"exit status \$?\""
+echo "== as root: bash .ci/run (first run)"
+time in_chroot "apt-get update -qq && apt-get install -y -qq git ca-certificates >/dev/null && cd /src && bash .ci/run"
+echo "== second run"
+time in_chroot "cd /src && ./bazelw test //tests:all && ./bazelw test --config=workspace //tests:all"
