@@ -22,7 +22,8 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 . /etc/os-release
-if [ "${ID:-}" != debian ] || [ "${VERSION_CODENAME:-}" != bookworm ]; then
+# A machine set up before may report sid's codename: installing Bazel pulls in sid's base-files.
+if [ "${ID:-}" != debian ] || { [ "${VERSION_CODENAME:-}" != bookworm ] && [ ! -f /etc/apt/sources.list.d/rules_cuda_go.list ]; }; then
   echo "install-debian.sh: this installer knows Debian bookworm only (found ${PRETTY_NAME:-unknown})." >&2
   exit 1
 fi
