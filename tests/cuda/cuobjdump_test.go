@@ -1,6 +1,6 @@
-// Package cuobjdump_test checks with the toolkit's cuobjdump that a cu_library built for
+// Package sample_test checks with the toolkit's cuobjdump that a cu_library built for
 // "8.0;9.0+PTX" holds exactly sm_80 and sm_90 SASS plus compute_90 PTX.
-package cuobjdump_test
+package sample_test
 
 import (
 	"flag"
