@@ -21,6 +21,13 @@ in_chroot() { chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr
 echo "== as a non-root user without Bazel: ./bazelw must say what to install"
 in_chroot "id rehearsal >/dev/null 2>&1 || useradd -m rehearsal; chmod -R a+rX /src; cd /src && su rehearsal -c './bazelw version' ; echo \"exit status \$?\""
 echo "== as root: bash .ci/run (first run)"
-time in_chroot "apt-get update -qq && apt-get install -y -qq git ca-certificates >/dev/null && cd /src && bash .ci/run"
+# The machine's own extra CA certificates (a TLS-inspecting egress proxy, where there is one) belong
+# to the machine, not to the project: give the rehearsal root the same trust.
+time in_chroot "apt-get update -qq && apt-get install -y -qq git ca-certificates >/dev/null"
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+  cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+  in_chroot "update-ca-certificates >/dev/null"
+fi
+time in_chroot "cd /src && bash .ci/run"
 echo "== second run"
 time in_chroot "cd /src && ./bazelw test //tests:all && ./bazelw test --config=workspace //tests:all"
