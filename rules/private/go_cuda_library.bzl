@@ -2,7 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
 
-def go_cuda_library(name, cu_deps = [], cdeps = [], **kwargs):
+def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
     """A cgo go_library linked with cu_library targets and the CUDA runtime.
 
     The CUDA runtime comes with every cu_library (static libcudart by default; shared with
@@ -12,8 +12,13 @@ def go_cuda_library(name, cu_deps = [], cdeps = [], **kwargs):
       name: the target name.
       cu_deps: cu_library targets the cgo code calls into.
       cdeps: other CcInfo dependencies (cc_library).
+      cgo: must be True (accepted so that gazelle, mapping go_library to this macro with
+        `# gazelle:map_kind go_library go_cuda_library @rules_cuda_go//rules:defs.bzl`, can keep
+        writing `cgo = True`).
       **kwargs: everything go_library takes (srcs, importpath, deps, visibility, ...).
     """
+    if not cgo:
+        fail("go_cuda_library %s: cgo = False makes no sense; use go_library" % name)
     go_library(
         name = name,
         cgo = True,
