@@ -21,6 +21,9 @@ def _flags_test_impl(ctx):
     asserts.equals(env, ctx.attr.expect_dlink, len(_actions(env, "NvccDeviceLink")) == 1)
     return analysistest.end(env)
 
+# These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
+_CUDA_ON = {str(Label("//toolchains:enabled")): True}
+
 def _make_flags_test(config_settings = {}):
     return analysistest.make(
         _flags_test_impl,
@@ -30,7 +33,7 @@ def _make_flags_test(config_settings = {}):
             "unexpected_flags": attr.string_list(),
             "expect_dlink": attr.bool(),
         },
-        config_settings = config_settings,
+        config_settings = _CUDA_ON | config_settings,
     )
 
 flags_test = _make_flags_test()
@@ -49,13 +52,14 @@ failure_test = analysistest.make(
     _failure_test_impl,
     expect_failure = True,
     attrs = {"message": attr.string()},
+    config_settings = _CUDA_ON,
 )
 
 missing_toolkit_test = analysistest.make(
     _failure_test_impl,
     expect_failure = True,
     attrs = {"message": attr.string()},
-    config_settings = {"//command_line_option:platforms": str(Label("//tests/rules:no_toolkit_platform"))},
+    config_settings = _CUDA_ON | {"//command_line_option:platforms": str(Label("//tests/rules:no_toolkit_platform"))},
 )
 
 def _cpu_test_impl(ctx):
