@@ -85,6 +85,6 @@ func BzlTable(opt Options) string {
 	for _, tok := range unsupportedOrder {
 		b.WriteString("    " + strconv.Quote(tok) + ": " + strconv.Quote(unsupported[tok]) + ",\n")
 	}
-	b.WriteString("}\n\nACCEPTED = " + strconv.Quote(Accepted) + "\n")
+	b.WriteString("}\n\nACCEPTED = " + strconv.Quote(accepted) + "\n")
 	return b.String()
 }

@@ -89,7 +89,7 @@ func TestBzlTable(t *testing.T) {
 		}
 	}
 	p := parseBzl(t, src)
-	if p.accepted != Accepted {
+	if p.accepted != accepted {
 		t.Errorf("ACCEPTED = %q", p.accepted)
 	}
 	if len(p.unsupported) != 0 {

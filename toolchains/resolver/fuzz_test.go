@@ -21,7 +21,7 @@ var (
 
 func fuzzSetup(t *testing.T) {
 	fuzzSetupOnce.Do(func() {
-		fuzzLists = [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code_and_arch.txt")}
+		fuzzLists = [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code_and_arch.txt"), readCodes(t, "nvcc118_list_gpu_arch.txt")}
 		for _, l := range fuzzLists {
 			fuzzTables = append(fuzzTables, parseBzl(t, BzlTable(Options{Supported: l})))
 		}

@@ -187,7 +187,7 @@ func cleanSpec(spec string) string { return strings.Join(tokens(spec), ";") }
 var unknownArchRE = regexp.MustCompile(`^ValueError: Unknown CUDA arch \((.*)\) or GPU not supported$`)
 
 func TestGolden(t *testing.T) {
-	var accepted, rejected, noise int
+	var nAccepted, rejected, noise int
 	for _, r := range loadGolden(t) {
 		spec := ""
 		if r.Spec != nil {
@@ -196,7 +196,7 @@ func TestGolden(t *testing.T) {
 		opt := Options{GPUs: r.caps(), ClampTo: r.TorchArchList}
 		got, err := Resolve(spec, opt)
 		if r.Flags != nil {
-			accepted++
+			nAccepted++
 			if err != nil || !reflect.DeepEqual(got, *r.Flags) {
 				t.Errorf("%s: Resolve = %q, %v; PyTorch = %q", r.name(), got, err, *r.Flags)
 			}
@@ -232,15 +232,15 @@ func TestGolden(t *testing.T) {
 			if clean := cleanSpec(spec); clean == strings.ReplaceAll(spec, " ", ";") && (se.Kind != ErrUnknownArch || se.Arch != m[1]) {
 				t.Errorf("%s: error kind %d arch %q, PyTorch names %q", r.name(), se.Kind, se.Arch, m[1])
 			}
-			if !strings.Contains(se.Error(), Accepted) {
+			if !strings.Contains(se.Error(), accepted) {
 				t.Errorf("%s: error %q does not say what is accepted", r.name(), se.Error())
 			}
 		} else if strings.HasPrefix(*r.Error, "IndexError") && se.Kind != ErrNoGPUs {
 			t.Errorf("%s: error kind %d, want ErrNoGPUs for PyTorch's %q", r.name(), se.Kind, *r.Error)
 		}
 	}
-	t.Logf("golden: %d accepted, %d rejected, %d noise records accepted", accepted, rejected, noise)
-	if accepted < 100 || rejected < 100 || noise < 5 {
-		t.Errorf("too few golden records of some kind: %d accepted, %d rejected, %d noise", accepted, rejected, noise)
+	t.Logf("golden: %d accepted, %d rejected, %d noise records accepted", nAccepted, rejected, noise)
+	if nAccepted < 100 || rejected < 100 || noise < 5 {
+		t.Errorf("too few golden records of some kind: %d accepted, %d rejected, %d noise", nAccepted, rejected, noise)
 	}
 }

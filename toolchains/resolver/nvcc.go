@@ -18,6 +18,7 @@ type NvccNotFoundError struct {
 	Unset []string
 }
 
+// Error lists the paths searched and says how to fix it, on one line.
 func (e *NvccNotFoundError) Error() string {
 	msg := "nvcc not found; searched " + strings.Join(e.Searched, ", ")
 	if len(e.Unset) > 0 {

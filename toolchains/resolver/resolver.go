@@ -82,12 +82,13 @@ type Options struct {
 	// "compute_90"; see ParseGPUCodeList). When non-nil, an entry whose sm_
 	// code, or for +PTX whose compute_ code, the nvcc lacks is an error.
 	// When the list has no compute_ codes at all, PTX support is derived
-	// from the sm_ codes. nvcc never lists arch-specific codes (sm_90a), so
+	// from the sm_ codes (and, for a list of compute_ codes only, the
+	// other way round). nvcc never lists arch-specific codes (sm_90a), so
 	// when the list has no such code, sm_XYa counts as supported when sm_XY
-	// is; the one exception is sm_90a, which CUDA 11.8 lacks although it has
-	// sm_90 (11.8 is recognised as the only nvcc listing sm_90 together with
-	// Kepler's sm_35 or sm_37). When nil, every arch PyTorch 2.11 knows is
-	// accepted.
+	// is; the one exception is sm_90a, which CUDA 11.8 lacks although it
+	// has sm_90 (11.8 is recognised as the only nvcc listing sm_90 together
+	// with Kepler's sm_35 or sm_37, or their compute_ codes). When nil,
+	// every arch PyTorch 2.11 knows is accepted.
 	Supported []string
 
 	// GPUs are the compute capabilities of the visible GPUs, used only when
@@ -98,8 +99,9 @@ type Options struct {
 	// sm_ code caps each GPU's capability in native mode. PyTorch caps with
 	// torch.cuda.get_arch_list() (the arches PyTorch itself was built for),
 	// and never validates against that list; set ClampTo to it to reproduce
-	// PyTorch exactly. A list without sm_ codes caps nothing (PyTorch would
-	// fail on it). ClampTo is never used for validation.
+	// PyTorch exactly. A ClampTo without sm_ codes caps nothing (PyTorch
+	// would fail on it); a Supported list without sm_ codes caps with its
+	// highest compute_ code. ClampTo is never used for validation.
 	ClampTo []string
 }
 
@@ -141,8 +143,9 @@ func validArch(s string) bool {
 	return false
 }
 
-// Accepted describes, on one line, what a TORCH_CUDA_ARCH_LIST may contain.
-var Accepted = func() string {
+// accepted describes, on one line, what a TORCH_CUDA_ARCH_LIST may contain.
+// Error messages and BzlTable's ACCEPTED use it.
+var accepted = func() string {
 	names := make([]string, len(namedArches))
 	for i, n := range namedArches {
 		names[i] = n.name
@@ -192,12 +195,12 @@ type SpecError struct {
 }
 
 // Error returns a one-line message naming the entry, the whole spec and
-// what is accepted (or what the nvcc supports).
+// what is accepted (or, for ErrUnsupported, what the nvcc supports).
 func (e *SpecError) Error() string {
 	var subject string
 	switch {
 	case e.Spec == "":
-		subject = "TORCH_CUDA_ARCH_LIST (unset)"
+		subject = "TORCH_CUDA_ARCH_LIST (unset or empty)"
 	default:
 		subject = fmt.Sprintf("TORCH_CUDA_ARCH_LIST=%q", e.Spec)
 	}
@@ -213,7 +216,7 @@ func (e *SpecError) detail() string {
 	switch e.Kind {
 	case ErrUnknownArch:
 		if e.Native {
-			return fmt.Sprintf("native: CUDA arch %s of a visible GPU is not one PyTorch 2.11 knows; set TORCH_CUDA_ARCH_LIST to the arches to build; accepted: %s", entry, Accepted)
+			return fmt.Sprintf("native: CUDA arch %s of a visible GPU is not one PyTorch 2.11 knows; set TORCH_CUDA_ARCH_LIST to the arches to build; accepted: %s", entry, accepted)
 		}
 		hint := ""
 		if e.Entry == "native" {
@@ -221,7 +224,7 @@ func (e *SpecError) detail() string {
 		} else if e.Arch != e.Entry && e.Arch != e.Expanded {
 			hint = fmt.Sprintf(" (bad part %q)", e.Arch)
 		}
-		return fmt.Sprintf("unknown CUDA arch %s%s; accepted: %s", entry, hint, Accepted)
+		return fmt.Sprintf("unknown CUDA arch %s%s; accepted: %s", entry, hint, accepted)
 	case ErrUnsupported:
 		what := "CUDA arch " + entry
 		if e.Native {
@@ -233,14 +236,14 @@ func (e *SpecError) detail() string {
 		}
 		return fmt.Sprintf("%s needs %s, which this nvcc cannot build; it supports: %s", what, strings.Join(e.Missing, " and "), sup)
 	case ErrEmpty:
-		return "empty arch list (only separators); accepted: " + Accepted
+		return "empty arch list (only separators); accepted: " + accepted
 	case ErrNoGPUs:
-		return "no GPUs were visible to pick arches for; set TORCH_CUDA_ARCH_LIST to the arches to build, e.g. \"8.0;9.0+PTX\"; accepted: " + Accepted
+		return "no GPUs were visible to pick arches for; set TORCH_CUDA_ARCH_LIST to the arches to build, e.g. \"8.0;9.0+PTX\"; accepted: " + accepted
 	}
 	return "invalid arch list"
 }
 
-// isSep reports whether b separates entries: ';' and ASCII whitespace.
+// isSep reports whether r separates entries: ';' and ASCII whitespace.
 // PyTorch itself only knows ';' and ' '.
 func isSep(r rune) bool {
 	switch r {
@@ -360,7 +363,11 @@ func explainNative(spec string, opt Options) ([]ExplainRow, error) {
 	if clampList == nil {
 		clampList = opt.Supported
 	}
-	limit, hasLimit := maxSM(clampList)
+	limit, hasLimit := maxCapability(clampList, "sm_")
+	if !hasLimit && opt.ClampTo == nil {
+		// A Supported list from `nvcc --list-gpu-arch` alone.
+		limit, hasLimit = maxCapability(clampList, "compute_")
+	}
 	var arches []string
 	seen := map[string]bool{}
 	for _, c := range opt.GPUs {
@@ -409,14 +416,15 @@ func finishRows(spec string, native bool, rows []ExplainRow, opt Options) ([]Exp
 	return rows, nil
 }
 
-// maxSM returns the highest capability among the list's sm_ codes, computed
-// like PyTorch: n = the digits after the first '_' (sm_90a -> 90), and the
-// capability is (n/10, n%10).
-func maxSM(list []string) (Capability, bool) {
+// maxCapability returns the highest capability among the list's codes
+// containing kind ("sm_" or "compute_"), computed like PyTorch: n = the
+// digits after the first '_' (sm_90a -> 90), and the capability is
+// (n/10, n%10).
+func maxCapability(list []string, kind string) (Capability, bool) {
 	var best Capability
 	found := false
 	for _, code := range list {
-		if !strings.Contains(code, "sm_") {
+		if !strings.Contains(code, kind) {
 			continue
 		}
 		parts := strings.Split(code, "_")
@@ -456,8 +464,9 @@ type support struct {
 	list        []string // as given, de-duplicated
 	codes       map[string]bool
 	hasCompute  bool // any compute_ code
+	hasSM       bool // any sm_ code
 	hasSpecific bool // any arch-specific (…a) code
-	hasKepler   bool // sm_35 or sm_37: an nvcc before CUDA 12.0
+	hasKepler   bool // sm_35, sm_37 (or compute_): an nvcc before CUDA 12.0
 }
 
 func newSupport(list []string) *support {
@@ -475,10 +484,14 @@ func newSupport(list []string) *support {
 		if strings.HasPrefix(c, "compute_") {
 			s.hasCompute = true
 		}
+		if strings.HasPrefix(c, "sm_") {
+			s.hasSM = true
+		}
 		if strings.HasSuffix(c, "a") {
 			s.hasSpecific = true
 		}
-		if c == "sm_35" || c == "sm_37" {
+		switch c {
+		case "sm_35", "sm_37", "compute_35", "compute_37":
 			s.hasKepler = true
 		}
 	}
@@ -493,6 +506,9 @@ func (s *support) has(code string) bool {
 	kind, num, _ := strings.Cut(code, "_")
 	if kind == "compute" && !s.hasCompute {
 		return s.has("sm_" + num)
+	}
+	if kind == "sm" && !s.hasSM && s.hasCompute {
+		return s.has("compute_" + num)
 	}
 	if base, ok := strings.CutSuffix(num, "a"); ok && !s.hasSpecific {
 		if base == "90" && s.hasKepler {

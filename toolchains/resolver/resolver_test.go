@@ -106,7 +106,7 @@ func TestResolveErrors(t *testing.T) {
 		if strings.ContainsAny(msg, "\n\r") {
 			t.Errorf("Resolve(%q): multi-line message %q", tc.spec, msg)
 		}
-		want := append([]string{Accepted, "3.5 3.7 5.0", "+PTX", "Kepler+Tesla", "Blackwell", `"native"`}, tc.msgContent...)
+		want := append([]string{accepted, "3.5 3.7 5.0", "+PTX", "Kepler+Tesla", "Blackwell", `"native"`}, tc.msgContent...)
 		if tc.entry != "" {
 			want = append(want, `"`+tc.entry+`"`)
 		}
@@ -135,6 +135,7 @@ func TestNative(t *testing.T) {
 		{"ClampTo beats Supported", "", Options{GPUs: []Capability{{12, 0}}, ClampTo: []string{"sm_100"}, Supported: readCodes(t, "nvcc13_list_gpu_code.txt")}, fl(ptx("100"), sm("100"))},
 		{"no sm_ codes: no clamp", "", Options{GPUs: []Capability{{12, 0}}, ClampTo: []string{"compute_80"}}, fl(ptx("120"), sm("120"))},
 		{"no clamp list", "", Options{GPUs: []Capability{{12, 1}}}, fl(ptx("121"), sm("121"))},
+		{"clamp to a compute_-only Supported list", "", Options{GPUs: []Capability{{12, 1}}, Supported: readCodes(t, "nvcc118_list_gpu_arch.txt")}, fl(ptx("90"), sm("90"))},
 	} {
 		got, err := Resolve(tc.spec, tc.opt)
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -188,6 +189,8 @@ func TestSupported(t *testing.T) {
 		"11.8 both":      readCodes(t, "nvcc118_list_gpu_code_and_arch.txt"),
 		"11.8 arch+code": readCodes(t, "nvcc118_list_gpu_arch.txt", "nvcc118_list_gpu_code.txt"),
 		"sm+compute_80":  {"sm_80", "sm_90", "compute_80"},
+		"11.8 arch":      readCodes(t, "nvcc118_list_gpu_arch.txt"),
+		"lto only":       {"lto_90"},
 	}
 	for _, tc := range []struct {
 		list    string
@@ -218,6 +221,11 @@ func TestSupported(t *testing.T) {
 		{"sm+compute_80", "8.0+PTX", nil},
 		{"sm+compute_80", "9.0+PTX", []string{"compute_90"}},
 		{"sm+compute_80", "9.0a", nil},
+		{"11.8 arch", "9.0+PTX", nil},
+		{"11.8 arch", "3.5", nil},
+		{"11.8 arch", "10.0+PTX", []string{"sm_100", "compute_100"}},
+		{"11.8 arch", "9.0a", []string{"sm_90a"}},
+		{"lto only", "9.0+PTX", []string{"sm_90", "compute_90"}},
 	} {
 		list := lists[tc.list]
 		got, err := Resolve(tc.spec, Options{Supported: list})

@@ -53,10 +53,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
 // run is the command without the process: it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("cuda-archs", flag.ContinueOnError)
