@@ -1,4 +1,7 @@
-"""Go module dependencies for WORKSPACE mode; the same modules and sums as go.mod/go.sum."""
+"""Go module dependencies for WORKSPACE mode that gazelle_dependencies() does not already declare.
+
+The same versions and sums as go.mod/go.sum (gazelle and buildtools come from gazelle_dependencies()).
+"""
 
 load("@bazel_gazelle//:deps.bzl", "go_repository")
 

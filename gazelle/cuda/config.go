@@ -1,0 +1,248 @@
+package cuda
+
+import (
+	"flag"
+	"log"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	bzl "github.com/bazelbuild/buildtools/build"
+
+	"github.com/bazelbuild/bazel-gazelle/config"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// Directive names. See the package documentation for what each one does.
+const (
+	directiveEnabled   = "cuda"
+	directiveNaming    = "cuda_library_naming"
+	directiveArchs     = "cuda_archs"
+	directiveGoWiring  = "cuda_go_wiring"
+	directiveRulesRepo = "cuda_rules_repo"
+)
+
+const (
+	// DefaultNaming is the default cuda_library_naming pattern.
+	DefaultNaming = "{dirname}"
+	// DefaultRulesRepo is the repository that generated files load the rules from by default.
+	DefaultRulesRepo = "@rules_cuda_go"
+	// RulesModuleName is the Bazel module name of rules_cuda_go.
+	RulesModuleName = "rules_cuda_go"
+	// rulesFile is the .bzl file, inside the rules repository, that defines the rules.
+	rulesFile = "//rules:defs.bzl"
+)
+
+// cudaConfig is the configuration of one directory, inherited by its subdirectories.
+type cudaConfig struct {
+	// enabled is false under `# gazelle:cuda disabled`.
+	enabled bool
+	// naming is the cu_library name pattern; {dirname} is the directory's base name.
+	naming string
+	// archs is the value of the archs attribute; "" leaves the attribute as it is.
+	archs string
+	// goWiring makes the Go library of a directory a go_cuda_library depending on the
+	// directory's cu_library when its cgo preamble includes one of that library's headers.
+	goWiring bool
+	// ownedDirs are directories (relative to the repository root) whose files rules of an
+	// ancestor package already use (srcs = ["csrc/kernel.cu"]): no BUILD file is generated there.
+	// ownedTrees are directories whose whole subtree a recursive glob (csrc/**) uses.
+	ownedDirs, ownedTrees map[string]bool
+}
+
+// ownedByAncestor reports whether rules of an ancestor package use the files of directory rel.
+func (cc *cudaConfig) ownedByAncestor(rel string) bool {
+	if cc.ownedDirs[rel] {
+		return true
+	}
+	for d := rel; ; {
+		if cc.ownedTrees[d] {
+			return true
+		}
+		if d == "" {
+			return false
+		}
+		if d = path.Dir(d); d == "." {
+			d = ""
+		}
+	}
+}
+
+func newCudaConfig() *cudaConfig {
+	return &cudaConfig{enabled: true, naming: DefaultNaming, goWiring: true}
+}
+
+func (cc *cudaConfig) clone() *cudaConfig {
+	c := *cc
+	return &c
+}
+
+// libraryName returns the cu_library name that the naming pattern gives a directory.
+func (cc *cudaConfig) libraryName(dirname string) string {
+	return strings.ReplaceAll(cc.naming, "{dirname}", dirname)
+}
+
+func getCudaConfig(c *config.Config) *cudaConfig {
+	if cc, ok := c.Exts[languageName].(*cudaConfig); ok {
+		return cc
+	}
+	return newCudaConfig()
+}
+
+// RegisterFlags implements config.Configurer; the extension has no flags.
+func (*cudaLang) RegisterFlags(fs *flag.FlagSet, cmd string, c *config.Config) {}
+
+// CheckFlags implements config.Configurer. It decides where generated files load the rules from:
+// the `# gazelle:cuda_rules_repo` directive of the root build file, else "" (this repository)
+// when the repository is the rules_cuda_go module itself, else the apparent name that
+// MODULE.bazel gives rules_cuda_go, else "@rules_cuda_go". Gazelle fixes the load statements of
+// all files with one list, before it reads directives, hence the root build file only.
+func (l *cudaLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error {
+	l.repoName = c.RepoName
+	l.rulesRepo = nil
+	dir := c.RepoRoot
+	if c.ReadBuildFilesDir != "" {
+		dir = c.ReadBuildFilesDir
+	}
+	for _, name := range c.ValidBuildFileNames {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		f, err := rule.LoadFile(p, "")
+		if err != nil {
+			return nil // gazelle reports the parse error itself
+		}
+		for _, d := range f.Directives {
+			if d.Key == directiveRulesRepo {
+				v := d.Value
+				l.rulesRepo = &v
+			}
+		}
+		break
+	}
+	if l.rulesRepo != nil && *l.rulesRepo != "" && !strings.HasPrefix(*l.rulesRepo, "@") {
+		log.Printf("%s: # gazelle:%s %s: expected \"\" or a repository name starting with @", filepath.Join(dir, "BUILD"), directiveRulesRepo, *l.rulesRepo)
+		l.rulesRepo = nil
+	}
+	return nil
+}
+
+// KnownDirectives implements config.Configurer.
+func (*cudaLang) KnownDirectives() []string {
+	return []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo}
+}
+
+// Configure implements config.Configurer: it applies the directives of the build file in rel,
+// records the subdirectories whose files that build file uses, and makes go_cuda_library an
+// alias of go_library (so that Gazelle's Go extension matches, indexes and resolves it).
+func (*cudaLang) Configure(c *config.Config, rel string, f *rule.File) {
+	var cc *cudaConfig
+	if parent, ok := c.Exts[languageName].(*cudaConfig); ok {
+		cc = parent.clone()
+	} else {
+		cc = newCudaConfig()
+	}
+	c.Exts[languageName] = cc
+
+	if rel == "" {
+		if c.AliasMap == nil {
+			c.AliasMap = map[string]string{}
+		}
+		if _, ok := c.AliasMap[goCudaLibraryKind]; !ok {
+			c.AliasMap[goCudaLibraryKind] = "go_library"
+		}
+	}
+	if f == nil {
+		return
+	}
+	for _, d := range f.Directives {
+		switch d.Key {
+		case directiveEnabled:
+			if v, ok := parseSwitch(f, d); ok {
+				cc.enabled = v
+			}
+		case directiveGoWiring:
+			if v, ok := parseSwitch(f, d); ok {
+				cc.goWiring = v
+			}
+		case directiveNaming:
+			switch {
+			case d.Value == "":
+				cc.naming = DefaultNaming
+			case strings.ContainsAny(d.Value, " \t/:"):
+				log.Printf("%s: # gazelle:%s %q: a target name pattern may not contain spaces, '/' or ':'", f.Path, d.Key, d.Value)
+			default:
+				cc.naming = d.Value
+			}
+		case directiveArchs:
+			cc.archs = d.Value
+		case directiveRulesRepo:
+			if rel != "" {
+				log.Printf("%s: # gazelle:%s is only read from the root build file; ignored here", f.Path, d.Key)
+			}
+		}
+	}
+	dirs, trees := subdirsUsedBy(f, rel)
+	cc.ownedDirs = addAll(cc.ownedDirs, dirs)
+	cc.ownedTrees = addAll(cc.ownedTrees, trees)
+}
+
+// addAll returns a copy of m with keys added, or m itself when there is nothing to add.
+func addAll(m map[string]bool, keys []string) map[string]bool {
+	if len(keys) == 0 {
+		return m
+	}
+	out := make(map[string]bool, len(m)+len(keys))
+	for k := range m {
+		out[k] = true
+	}
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out
+}
+
+func parseSwitch(f *rule.File, d rule.Directive) (bool, bool) {
+	switch d.Value {
+	case "enabled", "true":
+		return true, true
+	case "disabled", "false":
+		return false, true
+	}
+	log.Printf("%s: # gazelle:%s %q: expected enabled or disabled", f.Path, d.Key, d.Value)
+	return false, false
+}
+
+// subdirsUsedBy returns the subdirectories of rel (relative to the repository root) that the
+// srcs, hdrs and textual_hdrs of f's rules name files in, also through glob patterns (dirs), and
+// the directories whose whole subtree a recursive glob pattern ("**") covers (trees).
+func subdirsUsedBy(f *rule.File, rel string) (dirs, trees []string) {
+	for _, r := range f.Rules {
+		for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
+			expr := r.Attr(key)
+			if expr == nil {
+				continue
+			}
+			bzl.Walk(expr, func(e bzl.Expr, _ []bzl.Expr) {
+				s, ok := e.(*bzl.StringExpr)
+				if !ok || s.Value == "" || strings.HasPrefix(s.Value, "@") || strings.HasPrefix(s.Value, "//") {
+					return
+				}
+				v := strings.TrimPrefix(s.Value, ":")
+				if i := strings.IndexAny(v, "*?["); i >= 0 {
+					recursive := strings.Contains(v, "**")
+					v = v[:strings.LastIndexByte(v[:i], '/')+1]
+					if recursive {
+						trees = append(trees, path.Join(rel, v))
+					}
+				}
+				for d := path.Dir(v); d != "." && d != "/" && d != "" && !strings.HasPrefix(d, ".."); d = path.Dir(d) {
+					dirs = append(dirs, path.Join(rel, d))
+				}
+			})
+		}
+	}
+	return dirs, trees
+}

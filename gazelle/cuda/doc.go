@@ -1,0 +1,99 @@
+// Package cuda is a Gazelle language extension that generates and updates the cu_library rules of
+// rules_cuda_go and wires them into Go packages (go_cuda_library).
+//
+// Add it to a gazelle_binary after Gazelle's own languages (it reads the Go library that the Go
+// extension generated for the same directory):
+//
+//	load("@bazel_gazelle//:def.bzl", "DEFAULT_LANGUAGES", "gazelle", "gazelle_binary")
+//
+//	gazelle_binary(
+//	    name = "gazelle_binary",
+//	    languages = DEFAULT_LANGUAGES + ["@rules_cuda_go//gazelle/cuda"],
+//	)
+//
+//	gazelle(
+//	    name = "gazelle",
+//	    gazelle = ":gazelle_binary",
+//	)
+//
+// # What it generates
+//
+// A directory with .cu or .cuh files (that no other rule of its build file lists) gets one
+// cu_library:
+//
+//   - name: the cuda_library_naming pattern, "{dirname}" by default. When another rule of the
+//     directory already has that name (the Go library, which Gazelle names after the directory),
+//     "_cu" is appended. An existing cu_library keeps its name: the one with the pattern's name,
+//     else the only one that the directory's go_cuda_library lists in cu_deps, else the only
+//     cu_library of the build file. A build file with several cu_library rules and none of these
+//     is left alone (hand-written variants, as in tests/rules).
+//   - srcs: the .cu files, and the .cc, .cpp and .cxx files (host code compiled with nvcc), plus the
+//     headers that the existing rule lists in srcs (private headers stay private). Only in a
+//     directory with CUDA files: a directory of plain C++ is not this extension's.
+//   - hdrs: every other header of the directory (.cuh, .h, .hh, .hpp, .inc): all of them are
+//     public, includable by other packages. Move one to srcs by hand to make it private.
+//   - deps: resolved from the quoted #include lines of those files (see Resolve); <...>
+//     includes are system or toolkit headers and are ignored.
+//   - archs: the cuda_archs directive's value, when it is set.
+//
+// Files that another rule of the build file lists (a hand-written cc_library's hdrs, the .cc
+// files a cgo go_library compiles) are left to that rule. A subdirectory whose files a rule of an
+// ancestor package lists (srcs = ["csrc/kernel.cu"]) gets no build file.
+//
+// Gazelle owns srcs, hdrs and deps (hand additions need a "# keep" comment, as for Go rules),
+// and archs only while cuda_archs is set. All other attributes (copts, host_copts, defines,
+// includes, linkopts, rdc, visibility, tags, ...) are the user's and survive every run. A
+// cu_library whose srcs or hdrs is a glob, select or concatenation is left alone.
+//
+// When the .cu and .cuh files of the directory's cu_library are all gone, the rule is deleted;
+// so is any other cu_library none of whose files exists.
+//
+// # Wiring the Go package
+//
+// When the cgo preamble of the directory's Go library includes a header of the cu_library (by
+// its workspace-relative path, "pkg/kernel.h", or relative to the directory), the Go library
+// becomes a go_cuda_library with cu_deps = [":<cu_library>"]. cu_deps entries that name other
+// rules are kept; entries that name cu_library rules of the directory that no longer exist are
+// removed. A go_cuda_library stays one when it is no longer wired (its cu_deps lose the deleted
+// library). The extension makes go_cuda_library an alias of go_library for Gazelle (as
+// `# gazelle:alias_kind go_cuda_library go_library` would), so the Go extension keeps updating
+// its srcs, importpath and deps. No `# gazelle:map_kind` directive is needed; an existing
+// `# gazelle:map_kind go_library go_cuda_library ...` is fine. A map_kind of go_library to any
+// other kind turns the wiring off.
+//
+// # Resolving includes
+//
+// Every cu_library and cc_library of the repository is indexed under the paths of its hdrs (for a
+// cc_library also textual_hdrs, strip_include_prefix and include_prefix; for both the includes
+// attribute). A quoted include is looked up relative to the including file's directory, then as a
+// workspace-relative path: first among the library's own headers, then in
+// `# gazelle:resolve cuda cuda HEADER LABEL` directives, then in the index. An include that
+// resolves to no rule, or to several, is left out of deps and logged once per file; Gazelle never
+// guesses. `# gazelle:resolve cuda HEADER LABEL` (or its long form, cuda cuda HEADER LABEL) maps a
+// header that no indexed rule provides. The index holds hand-written cc_library rules because the
+// extension lists cc_library among its kinds (it never generates one). A C++ extension that
+// generates cc_library (gazelle_cc) claims that kind too: list it after this one, and includes of
+// cc_library headers are then left to it.
+//
+// # Directives
+//
+//	# gazelle:cuda enabled|disabled
+//	    Generate cu_library rules in this directory and below (default enabled). Disabled
+//	    leaves existing rules as they are.
+//	# gazelle:cuda_library_naming PATTERN
+//	    Name of new cu_library rules; {dirname} is the directory's base name. Default
+//	    "{dirname}". An empty value restores the default.
+//	# gazelle:cuda_archs SPEC
+//	    Set archs = "SPEC" (TORCH_CUDA_ARCH_LIST syntax, e.g. 8.0;9.0+PTX) on generated
+//	    cu_library rules. Without it (or with an empty value) archs is left as it is.
+//	# gazelle:cuda_go_wiring enabled|disabled
+//	    Turn the Go library into a go_cuda_library with cu_deps (default enabled). Disabled
+//	    leaves Go rules as the Go extension makes them.
+//	# gazelle:cuda_rules_repo REPO
+//	    Root build file only. Where generated files load cu_library and go_cuda_library from:
+//	    REPO//rules:defs.bzl. Default: "" inside the rules_cuda_go module itself, else the
+//	    repo_name that MODULE.bazel gives rules_cuda_go, else "@rules_cuda_go".
+//
+// All directives but cuda_rules_repo apply to the directory of the build file and its
+// subdirectories.
+package cuda

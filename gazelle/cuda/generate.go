@@ -1,0 +1,555 @@
+package cuda
+
+import (
+	"log"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bazelbuild/bazel-gazelle/config"
+	"github.com/bazelbuild/bazel-gazelle/label"
+	"github.com/bazelbuild/bazel-gazelle/language"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// File kinds by extension: what cu_library compiles, and the headers it accepts.
+var (
+	cudaSourceExts = map[string]bool{".cu": true}
+	hostSourceExts = map[string]bool{".cc": true, ".cpp": true, ".cxx": true}
+	headerExts     = map[string]bool{".cuh": true, ".h": true, ".hh": true, ".hpp": true, ".inc": true}
+)
+
+// ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the quoted #include
+// lines of each of its files, and the headers the rule itself provides.
+type ruleIncludes struct {
+	// files are the rule's sources and headers, in order, each with its quoted includes.
+	files []fileIncludes
+	// own are the workspace-relative paths of the rule's own headers (hdrs and private ones).
+	own map[string]bool
+}
+
+type fileIncludes struct {
+	// path is workspace-relative.
+	path     string
+	includes []string
+}
+
+// GenerateRules implements language.Language. See the package documentation for the rules.
+func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateResult {
+	var res language.GenerateResult
+	cc := getCudaConfig(args.Config)
+	if !cc.enabled || (args.File == nil && cc.ownedByAncestor(args.Rel)) {
+		return res
+	}
+	g := newGenerator(args, cc)
+
+	name, adopted, renamedFrom := g.pickName()
+	var gen *rule.Rule
+	if name != "" && g.hasCuda {
+		gen = g.generateLibrary(name, adopted, renamedFrom)
+		res.Gen = append(res.Gen, gen)
+		res.Imports = append(res.Imports, g.includes(gen))
+	}
+
+	// Empty rules: gazelle deletes each one that ends up with no srcs and no hdrs.
+	deleted := map[string]bool{}
+	for _, e := range g.existingCu {
+		if e.ShouldKeep() || (gen != nil && e.Name() == gen.Name()) {
+			continue
+		}
+		var empty bool
+		switch {
+		case renamedFrom != nil && e == renamedFrom:
+			empty = true
+		case name != "" && e.Name() == name:
+			// The directory's library, without CUDA sources now.
+			empty = g.cudaSourcesGone(e)
+		default:
+			empty = g.allFilesGone(e)
+		}
+		if empty {
+			res.Empty = append(res.Empty, rule.NewRule(cuLibraryKind, e.Name()))
+			deleted[e.Name()] = true
+		}
+	}
+
+	if cc.goWiring {
+		g.wireGo(gen, deleted)
+	}
+	return res
+}
+
+// generator holds what GenerateRules knows about one directory.
+type generator struct {
+	args language.GenerateArgs
+	c    *config.Config
+	cc   *cudaConfig
+
+	// existingCu are the cu_library rules of the existing build file.
+	existingCu []*rule.Rule
+	// claimedSrcs are files that rules other than cu_library list (Go rules included: cgo
+	// compiles the .cc files of its package); claimedHdrs are headers that rules other than
+	// cu_library and Go rules list (a cgo go_library lists every header of its directory).
+	claimedSrcs, claimedHdrs map[string]bool
+
+	cuSrcs, hostSrcs, headers []string
+	// hasCuda: the directory has .cu or .cuh files that are not another rule's.
+	hasCuda bool
+}
+
+func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
+	g := &generator{
+		args:        args,
+		c:           args.Config,
+		cc:          cc,
+		claimedSrcs: map[string]bool{},
+		claimedHdrs: map[string]bool{},
+	}
+	claim := func(r *rule.Rule) {
+		if g.isKind(r, cuLibraryKind) {
+			return
+		}
+		goRule := g.isGoRule(r)
+		for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
+			for _, f := range localFiles(r.AttrStrings(key)) {
+				if headerExts[path.Ext(f)] {
+					if !goRule {
+						g.claimedHdrs[f] = true
+					}
+				} else {
+					g.claimedSrcs[f] = true
+				}
+			}
+		}
+	}
+	if args.File != nil {
+		for _, r := range args.File.Rules {
+			if g.isKind(r, cuLibraryKind) {
+				g.existingCu = append(g.existingCu, r)
+			}
+			claim(r)
+		}
+	}
+	for _, r := range args.OtherGen {
+		claim(r)
+	}
+
+	seen := map[string]bool{}
+	files := append(append([]string(nil), args.RegularFiles...), args.GenFiles...)
+	sort.Strings(files)
+	for _, f := range files {
+		if seen[f] || strings.Contains(f, "/") {
+			continue
+		}
+		seen[f] = true
+		ext := path.Ext(f)
+		switch {
+		case cudaSourceExts[ext] && !g.claimedSrcs[f]:
+			g.cuSrcs = append(g.cuSrcs, f)
+			g.hasCuda = true
+		case hostSourceExts[ext] && !g.claimedSrcs[f]:
+			g.hostSrcs = append(g.hostSrcs, f)
+		case headerExts[ext] && !g.claimedHdrs[f]:
+			g.headers = append(g.headers, f)
+			if ext == ".cuh" {
+				g.hasCuda = true
+			}
+		}
+	}
+	return g
+}
+
+// isKind reports whether r is a rule of the given kind, directly or through # gazelle:alias_kind.
+func (g *generator) isKind(r *rule.Rule, kind string) bool {
+	return r.Kind() == kind || g.c.AliasMap[r.Kind()] == kind
+}
+
+func (g *generator) isGoRule(r *rule.Rule) bool {
+	return strings.HasPrefix(r.Kind(), "go_") || strings.HasPrefix(g.c.AliasMap[r.Kind()], "go_")
+}
+
+func (g *generator) isGoLibrary(r *rule.Rule) bool {
+	return g.isKind(r, "go_library") || r.Kind() == goCudaLibraryKind
+}
+
+// pickName chooses the cu_library of the directory: the one the naming pattern gives (with
+// "_cu" appended when another rule of the directory, such as the Go library, has that name),
+// else the only cu_library that the directory's go_cuda_library lists in cu_deps, else the only
+// cu_library of the build file. With several cu_library rules and none of those, the directory
+// is hand-written and name is "". adopted is the existing rule chosen, if any; renamedFrom is set
+// when the only existing cu_library must give its name up to a rule another extension generates.
+func (g *generator) pickName() (name string, adopted, renamedFrom *rule.Rule) {
+	rel := g.args.Rel
+	dirname := path.Base(rel)
+	if rel == "" {
+		dirname = g.c.RepoName
+		if dirname == "" {
+			dirname = filepath.Base(g.c.RepoRoot)
+		}
+	}
+	taken := map[string]bool{}
+	for _, r := range g.args.OtherGen {
+		taken[r.Name()] = true
+	}
+	if g.args.File != nil {
+		for _, r := range g.args.File.Rules {
+			if !g.isKind(r, cuLibraryKind) {
+				taken[r.Name()] = true
+			}
+		}
+	}
+	want := g.cc.libraryName(dirname)
+	if taken[want] {
+		want += "_cu"
+	}
+
+	byName := map[string]*rule.Rule{}
+	for _, r := range g.existingCu {
+		byName[r.Name()] = r
+	}
+	handWritten := func(r *rule.Rule) bool {
+		return !plainList(r, "srcs") || !plainList(r, "hdrs")
+	}
+	choose := func(r *rule.Rule) (string, *rule.Rule, *rule.Rule) {
+		if handWritten(r) {
+			return "", nil, nil
+		}
+		return r.Name(), r, nil
+	}
+
+	if r := byName[want]; r != nil {
+		return choose(r)
+	}
+	referenced := map[string]bool{}
+	if g.args.File != nil {
+		for _, r := range g.args.File.Rules {
+			if !g.isGoLibrary(r) {
+				continue
+			}
+			for _, dep := range r.AttrStrings("cu_deps") {
+				if n, ok := localName(dep, rel); ok && byName[n] != nil {
+					referenced[n] = true
+				}
+			}
+		}
+	}
+	if len(referenced) == 1 {
+		for n := range referenced {
+			return choose(byName[n])
+		}
+	}
+	switch len(g.existingCu) {
+	case 0:
+		return want, nil, nil
+	case 1:
+		r := g.existingCu[0]
+		if handWritten(r) {
+			return "", nil, nil
+		}
+		for _, o := range g.args.OtherGen {
+			if o.Name() == r.Name() {
+				// Another extension generates a rule of this name (a Go library added to the
+				// directory): the cu_library moves to the pattern's name.
+				if byName[want] == nil && g.hasCuda {
+					log.Printf("%s: renaming cu_library %s to %s: the %s generated for this directory has its name", g.buildPath(), r.Name(), want, o.Kind())
+					return want, nil, r
+				}
+				return "", nil, nil
+			}
+		}
+		return r.Name(), r, nil
+	}
+	return "", nil, nil
+}
+
+func (g *generator) buildPath() string {
+	if g.args.File != nil {
+		return g.args.File.Path
+	}
+	return filepath.Join(g.args.Dir, g.c.DefaultBuildFileName())
+}
+
+// generateLibrary builds the directory's cu_library.
+func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule) *rule.Rule {
+	old := adopted
+	if renamedFrom != nil {
+		old = renamedFrom
+	}
+	// Headers that the existing rule lists in srcs stay there (private).
+	private := map[string]bool{}
+	if old != nil {
+		for _, f := range localFiles(old.AttrStrings("srcs")) {
+			if headerExts[path.Ext(f)] {
+				private[f] = true
+			}
+		}
+	}
+	srcs := append(append([]string(nil), g.cuSrcs...), g.hostSrcs...)
+	var hdrs []string
+	for _, h := range g.headers {
+		if private[h] {
+			srcs = append(srcs, h)
+		} else {
+			hdrs = append(hdrs, h)
+		}
+	}
+	sort.Strings(srcs)
+
+	r := rule.NewRule(cuLibraryKind, name)
+	r.SetSortedAttrs([]string{"srcs", "hdrs", "deps"})
+	if renamedFrom != nil {
+		for _, key := range renamedFrom.AttrKeys() {
+			switch key {
+			case "name", "srcs", "hdrs", "deps":
+			default:
+				r.SetAttr(key, renamedFrom.Attr(key))
+			}
+		}
+	}
+	if len(srcs) > 0 {
+		r.SetAttr("srcs", srcs)
+	}
+	if len(hdrs) > 0 {
+		r.SetAttr("hdrs", hdrs)
+	}
+	if old == nil && !g.hasDefaultVisibility() {
+		// New rules are public, like the Go extension's libraries; the user owns visibility
+		// afterwards.
+		r.SetAttr("visibility", []string{"//visibility:public"})
+	}
+	switch {
+	case g.cc.archs != "":
+		r.SetAttr("archs", g.cc.archs)
+	case old != nil && old.Attr("archs") != nil:
+		// Not gazelle's to change without the directive: carry the value over.
+		r.SetAttr("archs", old.Attr("archs"))
+	}
+	return r
+}
+
+// hasDefaultVisibility reports whether the build file sets package(default_visibility).
+func (g *generator) hasDefaultVisibility() bool {
+	if g.args.File == nil {
+		return false
+	}
+	for _, r := range g.args.File.Rules {
+		if r.Kind() == "package" && r.Attr("default_visibility") != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// includes reads the quoted #include lines of r's files.
+func (g *generator) includes(r *rule.Rule) *ruleIncludes {
+	ri := &ruleIncludes{own: map[string]bool{}}
+	files := append(r.AttrStrings("srcs"), r.AttrStrings("hdrs")...)
+	for _, f := range files {
+		p := path.Join(g.args.Rel, f)
+		if headerExts[path.Ext(f)] {
+			ri.own[p] = true
+		}
+		src, err := os.ReadFile(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
+		if err != nil {
+			continue // a generated file: nothing to read yet
+		}
+		fi := fileIncludes{path: p}
+		for _, inc := range ParseIncludes(src) {
+			if inc.Quoted {
+				fi.includes = append(fi.includes, inc.Path)
+			}
+		}
+		ri.files = append(ri.files, fi)
+	}
+	return ri
+}
+
+// cudaSourcesGone reports whether r lists .cu or .cuh files of this directory and none of them
+// exists any more.
+func (g *generator) cudaSourcesGone(r *rule.Rule) bool {
+	listed := false
+	for _, key := range []string{"srcs", "hdrs"} {
+		for _, f := range localFiles(r.AttrStrings(key)) {
+			if ext := path.Ext(f); ext != ".cu" && ext != ".cuh" {
+				continue
+			}
+			listed = true
+			if g.exists(f) {
+				return false
+			}
+		}
+	}
+	return listed
+}
+
+// allFilesGone reports whether r lists files of this directory and none of them exists.
+func (g *generator) allFilesGone(r *rule.Rule) bool {
+	if !plainList(r, "srcs") || !plainList(r, "hdrs") {
+		return false
+	}
+	listed := false
+	for _, key := range []string{"srcs", "hdrs"} {
+		for _, f := range localFiles(r.AttrStrings(key)) {
+			listed = true
+			if g.exists(f) {
+				return false
+			}
+		}
+	}
+	return listed
+}
+
+func (g *generator) exists(f string) bool {
+	for _, gf := range g.args.GenFiles {
+		if gf == f {
+			return true
+		}
+	}
+	_, err := os.Stat(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
+	return err == nil
+}
+
+// wireGo makes the directory's Go library a go_cuda_library whose cu_deps lists lib when its cgo
+// preamble includes one of lib's headers. cu_deps entries naming other rules are kept, except
+// those naming cu_library rules of this directory that are gone or being deleted. A Go library
+// that is a go_cuda_library already stays one.
+func (g *generator) wireGo(lib *rule.Rule, deleted map[string]bool) {
+	if m, ok := g.c.KindMap["go_library"]; ok && m.KindName != goCudaLibraryKind {
+		return // the user maps go_library to a macro of their own
+	}
+	var goLib *rule.Rule
+	for _, r := range g.args.OtherGen {
+		if r.Kind() == "go_library" {
+			goLib = r
+			break
+		}
+	}
+	if goLib == nil {
+		return
+	}
+	var old *rule.Rule
+	if g.args.File != nil {
+		for _, r := range g.args.File.Rules {
+			if g.isGoLibrary(r) && r.Name() == goLib.Name() {
+				old = r
+				break
+			}
+		}
+		if old == nil {
+			for _, r := range g.args.File.Rules {
+				if g.isGoLibrary(r) && r.AttrString("importpath") != "" && r.AttrString("importpath") == goLib.AttrString("importpath") {
+					old = r
+					break
+				}
+			}
+		}
+	}
+	if old != nil && (old.ShouldKeep() || !plainList(old, "cu_deps")) {
+		return
+	}
+	wired := lib != nil && g.cgoIncludesHeaderOf(goLib, lib)
+	if !wired && (old == nil || old.Kind() != goCudaLibraryKind) {
+		return
+	}
+
+	existing := map[string]bool{}
+	if g.args.File != nil {
+		for _, r := range g.args.File.Rules {
+			existing[r.Name()] = true
+		}
+	}
+	var cuDeps []string
+	seen := map[string]bool{}
+	if old != nil {
+		for _, dep := range old.AttrStrings("cu_deps") {
+			if n, ok := localName(dep, g.args.Rel); ok {
+				if (lib != nil && n == lib.Name()) || deleted[n] || !existing[n] {
+					continue
+				}
+			}
+			if !seen[dep] {
+				seen[dep] = true
+				cuDeps = append(cuDeps, dep)
+			}
+		}
+	}
+	if wired {
+		cuDeps = append(cuDeps, ":"+lib.Name())
+	}
+	goLib.SetKind(goCudaLibraryKind)
+	goLib.SetSortedAttrs(append(goLib.SortedAttrs(), "cu_deps"))
+	if len(cuDeps) > 0 {
+		goLib.SetAttr("cu_deps", cuDeps)
+	}
+}
+
+// cgoIncludesHeaderOf reports whether a cgo preamble of goLib's Go files includes a header of
+// lib, by its workspace-relative path or relative to the directory.
+func (g *generator) cgoIncludesHeaderOf(goLib, lib *rule.Rule) bool {
+	own := map[string]bool{}
+	for _, key := range []string{"srcs", "hdrs"} {
+		for _, f := range lib.AttrStrings(key) {
+			if headerExts[path.Ext(f)] {
+				own[path.Join(g.args.Rel, f)] = true
+			}
+		}
+	}
+	goFiles := goLib.AttrStrings("srcs")
+	if goFiles == nil {
+		goFiles = g.args.RegularFiles
+	}
+	for _, f := range goFiles {
+		if !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		for _, inc := range CgoIncludes(f, src) {
+			if own[path.Clean(inc.Path)] || own[path.Join(g.args.Rel, inc.Path)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// localFiles returns the entries of a srcs-like list that name files of the package itself
+// ("a.cu", ":a.cu", "sub/a.cu"), without a leading ':'.
+func localFiles(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if v == "" || strings.HasPrefix(v, "@") || strings.HasPrefix(v, "//") {
+			continue
+		}
+		out = append(out, strings.TrimPrefix(v, ":"))
+	}
+	return out
+}
+
+// localName returns the target name of a label of the package rel (":x", "x", "//rel:x").
+func localName(dep, rel string) (string, bool) {
+	if strings.HasPrefix(dep, ":") {
+		return dep[1:], true
+	}
+	if !strings.HasPrefix(dep, "//") && !strings.HasPrefix(dep, "@") {
+		if strings.Contains(dep, "/") {
+			return "", false
+		}
+		return dep, true
+	}
+	l, err := label.Parse(dep)
+	if err != nil || l.Repo != "" || l.Pkg != rel {
+		return "", false
+	}
+	return l.Name, true
+}
+
+// plainList reports whether r's attribute key is absent or a plain list of strings (no glob,
+// select or concatenation), which is what gazelle can merge.
+func plainList(r *rule.Rule, key string) bool {
+	return r.Attr(key) == nil || r.AttrStrings(key) != nil
+}

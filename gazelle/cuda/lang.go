@@ -1,0 +1,118 @@
+package cuda
+
+import (
+	"github.com/bazelbuild/bazel-gazelle/config"
+	"github.com/bazelbuild/bazel-gazelle/language"
+	golang "github.com/bazelbuild/bazel-gazelle/language/go"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+const (
+	languageName      = "cuda"
+	cuLibraryKind     = "cu_library"
+	goCudaLibraryKind = "go_cuda_library"
+	ccLibraryKind     = "cc_library"
+)
+
+// cudaLang is the Gazelle language extension for CUDA.
+type cudaLang struct {
+	// repoName is the name of the repository Gazelle runs in (its module name).
+	repoName string
+	// rulesRepo is the value of the root build file's cuda_rules_repo directive, if any.
+	rulesRepo *string
+}
+
+// NewLanguage returns the CUDA language extension, for gazelle_binary's languages.
+func NewLanguage() language.Language {
+	return &cudaLang{}
+}
+
+// Name implements language.Language.
+func (*cudaLang) Name() string { return languageName }
+
+// Kinds implements language.Language.
+//
+// cu_library: gazelle owns srcs, hdrs (and archs under `# gazelle:cuda_archs`); deps are
+// resolved from #include lines; every other attribute is the user's.
+//
+// go_cuda_library: the attributes of go_library (srcs, importpath, deps, ...) are the Go
+// extension's, cu_deps is this extension's. Configure makes go_cuda_library an alias of
+// go_library, so Gazelle's Go extension indexes and resolves go_cuda_library rules.
+//
+// cc_library is listed only so that Gazelle indexes the headers of hand-written cc_library
+// rules (through Imports) for #include resolution; this extension never generates one.
+func (*cudaLang) Kinds() map[string]rule.KindInfo {
+	return kinds
+}
+
+var kinds = map[string]rule.KindInfo{
+	cuLibraryKind: {
+		NonEmptyAttrs:  map[string]bool{"srcs": true, "hdrs": true},
+		MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true, "archs": true},
+		ResolveAttrs:   map[string]bool{"deps": true},
+	},
+	goCudaLibraryKind: goCudaLibraryKindInfo(),
+	ccLibraryKind: {
+		NonEmptyAttrs: map[string]bool{"srcs": true, "hdrs": true, "deps": true},
+	},
+}
+
+// goCudaLibraryKindInfo is go_library's KindInfo (from Gazelle's Go extension) with cu_deps
+// mergeable.
+func goCudaLibraryKindInfo() rule.KindInfo {
+	goLib := golang.NewLanguage().Kinds()["go_library"]
+	info := rule.KindInfo{
+		MatchAny:        goLib.MatchAny,
+		MatchAttrs:      append([]string(nil), goLib.MatchAttrs...),
+		NonEmptyAttrs:   copyAttrs(goLib.NonEmptyAttrs),
+		SubstituteAttrs: copyAttrs(goLib.SubstituteAttrs),
+		MergeableAttrs:  copyAttrs(goLib.MergeableAttrs),
+		ResolveAttrs:    copyAttrs(goLib.ResolveAttrs),
+	}
+	info.MergeableAttrs["cu_deps"] = true
+	info.NonEmptyAttrs["cu_deps"] = true
+	return info
+}
+
+func copyAttrs(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// rulesLoad returns the label of rules_cuda_go's defs.bzl as generated files load it.
+func (l *cudaLang) rulesLoad(moduleToApparentName func(string) string) string {
+	repo := DefaultRulesRepo
+	switch {
+	case l.rulesRepo != nil:
+		repo = *l.rulesRepo
+	case l.repoName == RulesModuleName:
+		repo = ""
+	case moduleToApparentName != nil && moduleToApparentName(RulesModuleName) != "":
+		repo = "@" + moduleToApparentName(RulesModuleName)
+	}
+	return repo + rulesFile
+}
+
+// ApparentLoads implements language.ModuleAwareLanguage.
+func (l *cudaLang) ApparentLoads(moduleToApparentName func(string) string) []rule.LoadInfo {
+	return []rule.LoadInfo{{
+		Name:    l.rulesLoad(moduleToApparentName),
+		Symbols: []string{cuLibraryKind, goCudaLibraryKind},
+	}}
+}
+
+// Loads implements language.Language (Gazelle calls ApparentLoads instead).
+func (l *cudaLang) Loads() []rule.LoadInfo {
+	return l.ApparentLoads(nil)
+}
+
+// Fix implements language.Language; there is nothing deprecated to fix.
+func (*cudaLang) Fix(c *config.Config, f *rule.File) {}
+
+var (
+	_ language.Language            = (*cudaLang)(nil)
+	_ language.ModuleAwareLanguage = (*cudaLang)(nil)
+)

@@ -1,0 +1,2 @@
+#include "../other/pkg/x.cuh"
+#include "app.h"

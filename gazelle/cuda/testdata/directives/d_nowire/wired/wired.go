@@ -1,0 +1,11 @@
+// Package wired calls the kernel through cgo.
+package wired
+
+// #include <stdlib.h>
+// #include "k.h"
+import "C"
+
+// Run runs the kernel.
+func Run(x []float32) int {
+	return int(C.k_run((*C.float)(&x[0]), C.longlong(len(x))))
+}

@@ -1,0 +1,2 @@
+#include "other/pkg/x.cuh"
+int helper() { return 0; }

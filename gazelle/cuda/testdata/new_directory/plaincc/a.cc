@@ -1,0 +1,2 @@
+#include "plaincc/a.h"
+int a() { return 1; }

@@ -1,0 +1,4 @@
+#include <cuda_runtime.h>
+#include "pkg/k.h"
+
+extern "C" int u() { return 0; }

@@ -1,0 +1,1 @@
+#include "does/not/exist.h"
