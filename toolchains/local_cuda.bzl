@@ -175,6 +175,12 @@ package(default_visibility = ["//visibility:public"])
 
 exports_files(["archs.bzl", "config.json"])
 
+# nvcc itself, for genrules (with :toolkit_files as inputs); empty without a toolkit.
+filegroup(
+    name = "nvcc",
+    srcs = glob(["bin/nvcc"], allow_empty = True),
+)
+
 # cuobjdump, for tests that inspect what was compiled (absent without a toolkit).
 filegroup(
     name = "cuobjdump",

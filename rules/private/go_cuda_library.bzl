@@ -6,8 +6,10 @@ def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
     """A cgo go_library linked with cu_library targets and the CUDA runtime.
 
     Under --config=cpu (--@rules_cuda_go//toolchains:enabled=false) the cu_library deps compile
-    nothing, so the target is incompatible and wildcard builds skip it (and everything that depends
-    on it); select on @rules_cuda_go//toolchains:cuda_enabled to give such code a CPU-only path.
+    nothing, so when cu_deps is a plain list the target is incompatible and wildcard builds skip it
+    (and everything that depends on it). To keep the package under --config=cpu, make cu_deps a
+    select() on @rules_cuda_go//toolchains:cuda_disabled that links a CPU stub of the same C API
+    there (ops/cuda does): then the target stays compatible.
 
     The CUDA runtime comes with every cu_library (static libcudart by default; shared with
     --@rules_cuda_go//toolchains:cudart=shared), as does libstdc++, so no linkopts are needed.
@@ -27,9 +29,11 @@ def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
         name = name,
         cgo = True,
         cdeps = cu_deps + cdeps,
-        target_compatible_with = kwargs.pop("target_compatible_with", []) + select({
-            Label("//toolchains:cuda_disabled"): [Label("@platforms//:incompatible")],
-            "//conditions:default": [],
-        }),
+        target_compatible_with = kwargs.pop("target_compatible_with", []) + (
+            [] if type(cu_deps) == "select" else select({
+                Label("//toolchains:cuda_disabled"): [Label("@platforms//:incompatible")],
+                "//conditions:default": [],
+            })
+        ),
         **kwargs
     )

@@ -1,0 +1,92 @@
+// Shared helpers of the ops/cuda kernels (private to the cu_library).
+#ifndef RULES_CUDA_GO_OPS_CUDA_COMMON_CUH_
+#define RULES_CUDA_GO_OPS_CUDA_COMMON_CUH_
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "ops/cuda/csrc/opscuda.h"
+
+namespace opscuda {
+
+constexpr int kMaxDims = OPSCUDA_MAX_DIMS;
+
+// Every launch and memory operation goes to the legacy default stream, whatever
+// --default-stream this file is compiled with.
+inline cudaStream_t stream() { return cudaStreamLegacy; }
+
+// Makes device current on the calling thread and clears a stale error that an earlier failed call
+// on this thread may have left for cudaGetLastError (sticky errors stay and are reported by the
+// next call that fails).
+cudaError_t enter(int device);
+
+// Number of multiprocessors of device (cached).
+int sm_count(int device);
+
+// Blocks for a grid-stride kernel: enough for `items` work items of `threads` threads each, at
+// most blocks_per_sm per multiprocessor; at least 1.
+inline unsigned grid_for(int device, long long items, int threads, int blocks_per_sm) {
+  long long need = (items + threads - 1) / threads;
+  long long cap = (long long)sm_count(device) * blocks_per_sm;
+  long long g = need < cap ? need : cap;
+  return (unsigned)(g < 1 ? 1 : g);
+}
+
+// Stream-ordered scratch memory (see opscuda_malloc/opscuda_free).
+cudaError_t scratch_alloc(int device, size_t bytes, void** p);
+cudaError_t scratch_free(int device, void* p);
+
+// The error of the launch just made (cudaGetLastError).
+inline cudaError_t launched() { return cudaGetLastError(); }
+
+template <typename T>
+inline const T* cptr(opscuda_dptr p) {
+  return reinterpret_cast<const T*>((uintptr_t)p);
+}
+template <typename T>
+inline T* mptr(opscuda_dptr p) {
+  return reinterpret_cast<T*>((uintptr_t)p);
+}
+
+// A 16-byte group of elements, loaded and stored with one vector instruction.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Pack {
+  T v[N];
+};
+
+// Warp reductions over all 32 lanes.
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+template <typename T>
+__device__ __forceinline__ T warp_max(T v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// Block-wide sum or max (blockDim.x a multiple of 32, at most 1024), returned to every thread.
+// smem holds 33 values; the function ends with a barrier, so it may be called again at once.
+template <typename T, bool Max>
+__device__ T block_reduce(T v, T* smem) {
+  v = Max ? warp_max(v) : warp_sum(v);
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  if (lane == 0) smem[w] = v;
+  __syncthreads();
+  if (w == 0) {
+    T x = lane < nw ? smem[lane] : (Max ? smem[0] : T(0));
+    x = Max ? warp_max(x) : warp_sum(x);
+    if (lane == 0) smem[32] = x;
+  }
+  __syncthreads();
+  T r = smem[32];
+  __syncthreads();
+  return r;
+}
+
+}  // namespace opscuda
+
+#endif  // RULES_CUDA_GO_OPS_CUDA_COMMON_CUH_

@@ -1,0 +1,402 @@
+package cuda_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
+
+// Tolerances of CUDA results against the CPU kernels. Elementwise kernels
+// compute in float64 on both sides and round once, so they agree to within
+// an ulp of the dtype (plus the difference of a fused multiply-add in
+// float64); reductions differ in summation order only.
+func elemTol(dtype ops.DType) (rtol, atol float64) {
+	if dtype == ops.Float32 {
+		return 1e-6, 1e-12
+	}
+	return 1e-12, 1e-14
+}
+
+// elemShapes are the shapes elementwise ops are checked on: 1-D sizes 0,
+// 1, 7, 1023 and 2^20+3 (not under -short), and multi-dimensional shapes
+// for transposed and narrowed inputs.
+func elemShapes() [][]int {
+	s := [][]int{{0}, {1}, {7}, {1023}}
+	if !testing.Short() {
+		s = append(s, []int{1<<20 + 3})
+	}
+	return append(s, []int{0, 5}, []int{1, 1}, []int{7, 5}, []int{33, 65}, []int{257, 129}, []int{4, 5, 6})
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// elemCase is an op checked elementwise: its tensor inputs are views of
+// random data, the first in the layout under test, the others in the next
+// layouts. extra, if set, builds the op's CPU arguments from the first input
+// and says which of them is that input (the others are copied to the GPU).
+type elemCase struct {
+	op      string
+	inputs  int
+	scalars []float64
+	extra   func(tb testing.TB, dtype ops.DType, x *ops.Tensor) (args []*ops.Tensor, xi int)
+}
+
+var elemCases = []elemCase{
+	{op: "AddScalar", inputs: 1, scalars: []float64{0.75}},
+	{op: "Scale", inputs: 1, scalars: []float64{-1.5}},
+	{op: "Axpby", inputs: 2, scalars: []float64{2, -0.5}},
+	{op: "Polynomial", inputs: 1, scalars: []float64{0.5, -1, 2, 0.25}},
+	{op: "PolynomialBackward", inputs: 2, scalars: []float64{0.5, -1, 2}},
+	{op: "Contiguous", inputs: 1},
+	// NormBackward(gradOut, x, norm), gradOut and norm 0-d.
+	{op: "NormBackward", inputs: 1, extra: func(tb testing.TB, dtype ops.DType, x *ops.Tensor) ([]*ops.Tensor, int) {
+		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Norm(x))}, 1
+	}},
+	{op: "NormBackward(norm=0)", inputs: 1, extra: func(tb testing.TB, dtype ops.DType, x *ops.Tensor) ([]*ops.Tensor, int) {
+		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Zeros(dtype))}, 1
+	}},
+}
+
+func opName(s string) string {
+	for i, c := range s {
+		if c == '(' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func TestElementwiseMatchesCPU(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	for ci, c := range elemCases {
+		op := ops.LookupOp(opName(c.op))
+		for _, dtype := range dtypes {
+			for si, shape := range elemShapes() {
+				kinds := kindsFor(shape)
+				for ki, kind := range kinds {
+					what := fmt.Sprintf("%s %v %v %s", c.op, dtype, shape, kind)
+					n := numel(shape)
+					// The first input in the layout under test, the others in the next layouts.
+					var cpuIn, gpuIn []*ops.Tensor
+					for k := range c.inputs {
+						v := makeView(t, dtype, randData(uint64(100*ci+10*si+k), n, -2, 2), shape, kinds[(ki+k)%len(kinds)])
+						cpuIn = append(cpuIn, v.cpu(t))
+						gpuIn = append(gpuIn, v.gpu(t))
+					}
+					if c.extra != nil {
+						args, xi := c.extra(t, dtype, cpuIn[0])
+						g := make([]*ops.Tensor, len(args))
+						for i, a := range args {
+							if i == xi {
+								g[i] = gpuIn[0]
+							} else {
+								g[i] = m(a.To(dev))
+							}
+						}
+						cpuIn, gpuIn = args, g
+					}
+					want := m(op.Call(cpuIn, c.scalars))
+					got, err := op.Call(gpuIn, c.scalars)
+					if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					checkOut(t, what, got, dev, dtype, want.Shape())
+					rtol, atol := elemTol(dtype)
+					compare(t, what, values(t, got), values(t, want), rtol, atol)
+					for _, x := range gpuIn {
+						x.Free()
+					}
+					got.Free()
+				}
+			}
+		}
+	}
+}
+
+// TestVectorTails checks the vectorized path and its scalar tail for every
+// length mod 4 and a few alignments (contiguous views at offsets 0..3).
+func TestVectorTails(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	for _, dtype := range dtypes {
+		for n := 0; n <= 37; n++ {
+			for off := 0; off < 4; off++ {
+				base := fromData(t, dtype, randData(uint64(n), n+off, -1, 1))
+				x := m(base.Narrow(0, off, n))
+				gx := m(x.To(dev)) // a copy at offset 0
+				gv := m(m(base.To(dev)).Narrow(0, off, n))
+				want := values(t, m(ops.Polynomial(x, 1, -2, 3, -4)))
+				rtol, atol := elemTol(dtype)
+				compare(t, name("Polynomial aligned ", dtype, n, off), values(t, m(ops.Polynomial(gx, 1, -2, 3, -4))), want, rtol, atol)
+				compare(t, name("Polynomial at offset ", dtype, n, off), values(t, m(ops.Polynomial(gv, 1, -2, 3, -4))), want, rtol, atol)
+				wn := values(t, m(ops.Norm(x)))
+				compare(t, name("Norm aligned ", dtype, n, off), values(t, m(ops.Norm(gx))), wn, normTol(dtype), 0)
+				compare(t, name("Norm at offset ", dtype, n, off), values(t, m(ops.Norm(gv))), wn, normTol(dtype), 0)
+			}
+		}
+	}
+}
+
+func normTol(dtype ops.DType) float64 {
+	if dtype == ops.Float32 {
+		return 1e-6
+	}
+	return 1e-12
+}
+
+func TestNormMatchesCPU(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	for _, dtype := range dtypes {
+		for si, shape := range elemShapes() {
+			for _, kind := range kindsFor(shape) {
+				what := fmt.Sprintf("Norm %v %v %s", dtype, shape, kind)
+				v := makeView(t, dtype, randData(uint64(si), numel(shape), -3, 3), shape, kind)
+				want := m(ops.Norm(v.cpu(t)))
+				got := m(ops.Norm(v.gpu(t)))
+				checkOut(t, what, got, dev, dtype, []int{})
+				compare(t, what, values(t, got), values(t, want), normTol(dtype), 0)
+			}
+		}
+	}
+}
+
+// TestNormLarge checks Norm of 2^28 float32 elements, contiguous and
+// strided (every other element), against float64 sums on the host.
+func TestNormLarge(t *testing.T) {
+	requireGPU(t)
+	if testing.Short() {
+		t.Skip("skipping 2^28-element Norm under -short")
+	}
+	m := must(t)
+	const n = 1 << 28
+	x := m(ops.Rand(42, ops.Float32, n))
+	h, err := x.Float32s()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all, even float64
+	for i, v := range h {
+		f := float64(v) * float64(v)
+		all += f
+		if i%2 == 0 {
+			even += f
+		}
+	}
+	h = nil
+	g := m(x.To(dev))
+	x.Free()
+	got := values(t, m(ops.Norm(g)))[0]
+	compare(t, "Norm of 2^28 float32", []float64{got}, []float64{math.Sqrt(all)}, 1e-6, 0)
+	// Deterministic: the same result again.
+	if again := values(t, m(ops.Norm(g)))[0]; again != got {
+		t.Fatalf("Norm is not deterministic: %v then %v", got, again)
+	}
+	s := m(m(g.Reshape(n/2, 2)).Narrow(1, 0, 1))
+	gotEven := values(t, m(ops.Norm(s)))[0]
+	compare(t, "Norm of 2^27 strided float32", []float64{gotEven}, []float64{math.Sqrt(even)}, 1e-6, 0)
+	t.Logf("Norm of 2^28 float32: %.10g (float64 reference %.10g, rel. error %.2g)", got, math.Sqrt(all), math.Abs(got-math.Sqrt(all))/math.Sqrt(all))
+}
+
+// matShapes are [B, D] shapes for RowSoftmax and the (M, K) side of MatMul.
+// Rows of up to 1024 elements take the warp-per-row kernels, longer ones a
+// block per row with the row in shared memory (above 48 KiB through the
+// opt-in limit; 70000 float64 elements do not fit and take the uncached
+// kernel).
+var matShapes = [][]int{{0, 5}, {5, 0}, {1, 1}, {7, 5}, {33, 65}, {257, 129}, {300, 260}, {3, 700}, {3, 1024}, {2, 1025}, {3, 3000}, {2, 16000}, {2, 70000}}
+
+func TestRowSoftmaxMatchesCPU(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	for _, dtype := range dtypes {
+		rtol, atol := 2e-6, 1e-12 // float32: expf (2 ulp) of a float32 difference
+		if dtype == ops.Float64 {
+			rtol, atol = 1e-12, 1e-15
+		}
+		for si, shape := range matShapes {
+			for _, kind := range []string{kContig, kTransposed, kNarrowed, kStrided} {
+				what := fmt.Sprintf("RowSoftmax %v %v %s", dtype, shape, kind)
+				data := randData(uint64(si), numel(shape), -4, 4)
+				if len(data) > 0 {
+					data[0] += 60 // one dominant element
+				}
+				v := makeView(t, dtype, data, shape, kind)
+				want := m(ops.RowSoftmax(v.cpu(t)))
+				got := m(ops.RowSoftmax(v.gpu(t)))
+				checkOut(t, what, got, dev, dtype, shape)
+				compare(t, what, values(t, got), values(t, want), rtol, atol)
+
+				// Backward: y*(g - rowsum(g*y)) with g in another layout.
+				what = fmt.Sprintf("RowSoftmaxBackward %v %v %s", dtype, shape, kind)
+				// The same y on both sides (the CPU's): where g - rowsum(g*y) cancels,
+				// float32 differences in y would be amplified.
+				gv := makeView(t, dtype, randData(uint64(si+50), numel(shape), -1, 1), shape, kind)
+				y := want
+				gy := m(y.To(dev))
+				bw := ops.LookupOp("RowSoftmaxBackward")
+				wantB := m(bw.Call([]*ops.Tensor{gv.cpu(t), y}, nil))
+				gotB := m(bw.Call([]*ops.Tensor{gv.gpu(t), gy}, nil))
+				checkOut(t, what, gotB, dev, dtype, shape)
+				brtol, batol := 1e-6, 1e-12
+				if dtype == ops.Float64 {
+					brtol, batol = 1e-10, 1e-15
+				}
+				compare(t, what, values(t, gotB), values(t, wantB), brtol, batol)
+			}
+		}
+	}
+}
+
+// TestRowSoftmaxOverflow checks the max-subtraction: rows with values
+// near the float32 range limit give finite results.
+func TestRowSoftmaxOverflow(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	for _, dtype := range dtypes {
+		for _, d := range []int{3, 700, 2000} {
+			data := make([]float64, 2*d)
+			for i := range data {
+				data[i] = 1e4 + float64(i%5)
+			}
+			x := fromData(t, dtype, data, 2, d)
+			want := values(t, m(ops.RowSoftmax(x)))
+			got := values(t, m(ops.RowSoftmax(m(x.To(dev)))))
+			for i, v := range got {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("RowSoftmax %v D=%d: element %d is %v", dtype, d, i, v)
+				}
+			}
+			compare(t, name("RowSoftmax large values ", dtype, " ", d), got, want, 2e-6, 1e-12)
+		}
+	}
+}
+
+// matmulCase is a product [M, K] x [K, N].
+var matmulCases = [][3]int{
+	{0, 4, 5}, {4, 0, 5}, {4, 5, 0}, {1, 1, 1}, {7, 5, 3}, {33, 65, 17}, {64, 64, 64},
+	{128, 128, 128}, {129, 8, 1}, {257, 129, 130}, {300, 260, 129}, {5, 1000, 3},
+}
+
+func TestMatMulMatchesCPU(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	layouts := []string{kContig, kTransposed, kNarrowed}
+	for _, dtype := range dtypes {
+		u := 0x1p-24
+		if dtype == ops.Float64 {
+			u = 0x1p-53
+		}
+		for ci, c := range matmulCases {
+			M, K, N := c[0], c[1], c[2]
+			ad := randData(uint64(ci), M*K, -1, 1)
+			bd := randData(uint64(ci+100), K*N, -1, 1)
+			// Reference in float64 from the dtype-rounded inputs, and the error
+			// bound 2*K*u*sum_k |a_ik||b_kj| (a bound on any summation order).
+			ar, br := values(t, fromData(t, dtype, ad)), values(t, fromData(t, dtype, bd))
+			ref := make([]float64, M*N)
+			bound := make([]float64, M*N)
+			for i := range M {
+				for j := range N {
+					var s, a float64
+					for k := range K {
+						s += ar[i*K+k] * br[k*N+j]
+						a += math.Abs(ar[i*K+k] * br[k*N+j])
+					}
+					ref[i*N+j], bound[i*N+j] = s, 2*float64(K)*u*a
+				}
+			}
+			for _, la := range layouts {
+				for _, lb := range layouts {
+					what := fmt.Sprintf("MatMul %v [%d %d]x[%d %d] a %s, b %s", dtype, M, K, K, N, la, lb)
+					av := makeView(t, dtype, ad, []int{M, K}, la)
+					bv := makeView(t, dtype, bd, []int{K, N}, lb)
+					got := m(ops.MatMul(av.gpu(t), bv.gpu(t)))
+					checkOut(t, what, got, dev, dtype, []int{M, N})
+					gv := values(t, got)
+					cv := values(t, m(ops.MatMul(av.cpu(t), bv.cpu(t))))
+					for i := range gv {
+						if d := math.Abs(gv[i] - ref[i]); !(d <= bound[i]+1e-300) {
+							t.Fatalf("%s: element %d: got %.17g, want %.17g (|diff| %.3g > bound %.3g; CPU kernel %.17g)", what, i, gv[i], ref[i], d, bound[i], cv[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestNarrowBackwardMatchesCPU(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	op := ops.LookupOp("NarrowBackward")
+	cases := []struct {
+		shape            []int // gradOut's shape
+		dim, start, size int
+	}{
+		{[]int{0}, 0, 2, 5}, {[]int{3}, 0, 0, 3}, {[]int{3}, 0, 2, 9}, {[]int{7, 5}, 1, 2, 9},
+		{[]int{7, 5}, 0, 1, 8}, {[]int{4, 5, 6}, 1, 3, 8}, {[]int{4, 0, 6}, 1, 3, 8}, {[]int{33, 65}, 0, 100, 133},
+		{[]int{2, 3, 4, 5}, 2, 1, 6},
+	}
+	for _, dtype := range dtypes {
+		for ci, c := range cases {
+			for _, kind := range kindsFor(c.shape) {
+				what := fmt.Sprintf("NarrowBackward %v %v dim %d start %d size %d %s", dtype, c.shape, c.dim, c.start, c.size, kind)
+				v := makeView(t, dtype, randData(uint64(ci), numel(c.shape), -1, 1), c.shape, kind)
+				sc := []float64{float64(c.dim), float64(c.start), float64(c.size)}
+				want := m(op.Call([]*ops.Tensor{v.cpu(t)}, sc))
+				got := m(op.Call([]*ops.Tensor{v.gpu(t)}, sc))
+				checkOut(t, what, got, dev, dtype, want.Shape())
+				compare(t, what, values(t, got), values(t, want), 0, 0)
+			}
+		}
+	}
+}
+
+// TestManyDims checks the strided kernels with up to MaxDims dimensions
+// that cannot be merged, and the error beyond.
+func TestManyDims(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	for _, dims := range []int{3, 5, 8, 9} {
+		shape := make([]int, dims)
+		for i := range shape {
+			shape[i] = 3
+		}
+		n := numel(shape)
+		x := fromData(t, ops.Float64, randData(uint64(dims), 2*n, -1, 1), append(shape[:dims-1:dims-1], 6)...)
+		gx := m(x.To(dev))
+		// Narrow the last dim to 3 and swap dims pairwise: nothing merges.
+		view := func(t0 *ops.Tensor) *ops.Tensor {
+			v := m(t0.Narrow(dims-1, 1, 3))
+			for d := 0; d+1 < dims; d += 2 {
+				v = m(v.Transpose(d, d+1))
+			}
+			return v
+		}
+		cv, gv := view(x), view(gx)
+		want := values(t, m(ops.Polynomial(cv, 1, 2, 3, 4)))
+		got, err := ops.Polynomial(gv, 1, 2, 3, 4)
+		if dims > 8 {
+			if err == nil {
+				t.Fatalf("Polynomial of a %d-dim view that cannot be merged: no error", dims)
+			}
+			t.Logf("%d dims: %v", dims, err)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%d dims: %v", dims, err)
+		}
+		compare(t, name("Polynomial ", dims, " dims"), values(t, got), want, 1e-12, 1e-14)
+		compare(t, name("Norm ", dims, " dims"), values(t, m(ops.Norm(gv))), values(t, m(ops.Norm(cv))), 1e-12, 0)
+		compare(t, name("Contiguous ", dims, " dims"), values(t, m(gv.Contiguous())), values(t, cv), 0, 0)
+	}
+}
