@@ -23,6 +23,7 @@ def _include_paths(ctx):
 
 def _cu_library_impl(ctx):
     hdrs = ctx.files.hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
+
     # Like cc_library: the repository root (and its bin dir) for workspace-relative #include "a/b.h".
     root = ctx.label.workspace_root or "."
     own = cc_common.create_compilation_context(
