@@ -1,0 +1,108 @@
+package square
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+)
+
+// inputs returns a contiguous and a transposed (non-contiguous) view of the same data.
+func inputs(t *testing.T, dtype ops.DType, rows, cols int) []*ops.Tensor {
+	t.Helper()
+	x, err := ops.Rand(uint64(rows*cols+1), dtype, rows, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, err = ops.AddScalar(x, -0.5); err != nil {
+		t.Fatal(err)
+	}
+	xt, err := x.Transpose(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []*ops.Tensor{x, xt}
+}
+
+// check compares Square(x) with a float64 reference: exact for float64, and within one rounding
+// (relative 2^-23) for float32.
+func check(t *testing.T, x *ops.Tensor) {
+	t.Helper()
+	y, err := Square(x)
+	if err != nil {
+		t.Fatalf("Square: %v", err)
+	}
+	got, _ := y.Float64s()
+	in, _ := x.Float64s()
+	tol := 0.0
+	if x.DType() == ops.Float32 {
+		tol = 0x1p-23
+	}
+	for i, v := range in {
+		if want := v * v; math.Abs(got[i]-want) > tol*want {
+			t.Fatalf("%v %v: y[%d] = %v, want %v", x.DType(), x.Shape(), i, got[i], want)
+		}
+	}
+}
+
+func TestSquareCPU(t *testing.T) {
+	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
+		for _, shape := range [][2]int{{0, 3}, {1, 1}, {7, 5}, {1023, 3}} {
+			for _, x := range inputs(t, dtype, shape[0], shape[1]) {
+				check(t, x)
+			}
+		}
+	}
+}
+
+func TestSquareGradCheck(t *testing.T) {
+	for _, x := range inputs(t, ops.Float64, 3, 4) {
+		x = x.Detach()
+		if err := x.SetRequiresGrad(true); err != nil {
+			t.Fatal(err)
+		}
+		f := func(in []*ops.Tensor) (*ops.Tensor, error) { return Square(in[0]) }
+		if err := ops.GradCheck(f, []*ops.Tensor{x}, ops.GradCheckOptions{}); err != nil {
+			t.Errorf("GradCheck %v: %v", x.Strides(), err)
+		}
+	}
+}
+
+func TestSquareCUDA(t *testing.T) {
+	if ok, err := cuda.Available(); !ok {
+		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
+	}
+	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
+		for _, shape := range [][2]int{{0, 3}, {1, 1}, {7, 5}, {1 << 10, 1<<10 + 3}} {
+			for _, x := range inputs(t, dtype, shape[0], shape[1]) {
+				xd, err := x.To(ops.CUDA(0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(t, xd)
+			}
+		}
+	}
+	// The backward runs on the GPU too.
+	x := inputs(t, ops.Float64, 5, 6)[1]
+	xd, _ := x.To(ops.CUDA(0))
+	xd = xd.Detach()
+	_ = xd.SetRequiresGrad(true)
+	if err := ops.GradCheck(func(in []*ops.Tensor) (*ops.Tensor, error) { return Square(in[0]) },
+		[]*ops.Tensor{xd}, ops.GradCheckOptions{}); err != nil {
+		t.Errorf("GradCheck on CUDA: %v", err)
+	}
+}
+
+func TestSquareBadInput(t *testing.T) {
+	if _, err := Square(nil); !errors.Is(err, ops.ErrNil) {
+		t.Errorf("Square(nil) = %v, want ErrNil", err)
+	}
+	x, _ := ops.Zeros(ops.Float32, 3)
+	x.Free()
+	if _, err := Square(x); !errors.Is(err, ops.ErrFreed) {
+		t.Errorf("Square(freed) = %v, want ErrFreed", err)
+	}
+}
