@@ -21,6 +21,12 @@ def _include_paths(ctx):
         out.extend([p, paths.join(ctx.bin_dir.path, p)])
     return out
 
+def _repo_relative(f):
+    """f's path inside its repository: short_path is "../<repo>/pkg/file" for external repositories."""
+    if f.short_path.startswith("../"):
+        return f.short_path[len("../"):].partition("/")[2]
+    return f.short_path
+
 def _cu_library_impl(ctx):
     hdrs = ctx.files.hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
 
@@ -63,7 +69,7 @@ def _cu_library_impl(ctx):
     for src in ctx.files.srcs:
         if src.extension not in _COMPILED:
             continue
-        stem = paths.replace_extension(paths.relativize(src.short_path, ctx.label.package), "")
+        stem = paths.replace_extension(paths.relativize(_repo_relative(src), ctx.label.package), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
         nvcc_compile(
             actions = ctx.actions,
