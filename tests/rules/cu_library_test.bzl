@@ -38,7 +38,6 @@ def _make_flags_test(config_settings = {}):
 
 flags_test = _make_flags_test()
 flag_hopper_test = _make_flags_test({str(Label("//toolchains:archs")): "Hopper"})
-flag_attr_wins_test = _make_flags_test({str(Label("//toolchains:archs")): "Hopper"})
 dbg_test = _make_flags_test({"//command_line_option:compilation_mode": "dbg"})
 opt_test = _make_flags_test({"//command_line_option:compilation_mode": "opt"})
 fast_math_test = _make_flags_test({str(Label("//toolchains:fast_math")): True})
