@@ -48,3 +48,22 @@ func BenchmarkMatMul(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDispatch measures what ops adds to a device op call: checks,
+// dispatch, output allocation (with its cleanup) and Free, on the fake CUDA
+// backend with a one-element tensor (the fake kernel costs next to nothing).
+func BenchmarkDispatch(b *testing.B) {
+	x, err := fromData(b, Float32, []float64{1}).To(CUDA(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		y, err := AddScalar(x, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := y.Free(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

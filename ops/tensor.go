@@ -35,8 +35,13 @@ type Tensor struct {
 
 // buffer is shared by all views of one storage. The runtime cleanup that
 // frees device memory is attached to it; it takes st (not buffer itself),
-// so an unreachable buffer can be collected.
-type buffer struct{ st *bufState }
+// so an unreachable buffer can be collected. An explicit Free stops the
+// cleanup: the runtime then has one record less to keep (adding and
+// removing cleanups costs in proportion to the live ones near the object).
+type buffer struct {
+	st      *bufState
+	cleanup runtime.Cleanup // zero for CPU storage
+}
 
 type bufState struct {
 	mu      sync.Mutex
@@ -49,7 +54,7 @@ type bufState struct {
 func newBuffer(st Storage, b Backend) *buffer {
 	buf := &buffer{st: &bufState{storage: st, backend: b}}
 	if b.Type() != DeviceCPU {
-		runtime.AddCleanup(buf, func(s *bufState) { _ = s.free() }, buf.st)
+		buf.cleanup = runtime.AddCleanup(buf, func(s *bufState) { _ = s.free() }, buf.st)
 	}
 	return buf
 }
@@ -410,7 +415,9 @@ func (t *Tensor) Free() error {
 	if t == nil || t.buf == nil {
 		return nil
 	}
-	if err := t.buf.st.free(); err != nil {
+	err := t.buf.st.free()
+	t.buf.cleanup.Stop()
+	if err != nil {
 		return fmt.Errorf("ops.Free: %w", err)
 	}
 	return nil

@@ -173,7 +173,7 @@ func (c *Comparison) judge() []TargetResult {
 	}
 	for _, r := range c.Rows {
 		if r.DType == TargetDType && (r.Metric == MetricLatencySync || r.Metric == MetricLatencyBatch) {
-			binding := r.Metric == MetricLatencySync && r.Op != OpMatMul
+			binding := r.Metric == MetricLatencyBatch && r.Op != OpMatMul
 			what := "call+sync"
 			if r.Metric == MetricLatencyBatch {
 				what = "batched"

@@ -4,12 +4,15 @@
 #   bash run_gpu.sh OUTDIR [extra flags for both, e.g. --max-elems 67108864]
 #
 # Run it from (or point it at) a folder holding this script, the `bench` binary built by
-# `bazel build //ops/bench/cmd/bench` (bazel-bin/ops/bench/cmd/bench/bench_/bench) and torch_bench.py.
+# `bazel build //ops/bench/cmd/bench` (bazel-bin/ops/bench/cmd/bench/bench_/bench), torch_bench.py
+# and, optionally, the `floor` binary of `bazel build //ops/bench/floor` (the launch and
+# synchronization floor of the GPU, with the CUDA runtime alone).
 # Needs python3 with PyTorch (CUDA) and an NVIDIA GPU; no Go, no Bazel. Writes into OUTDIR:
 #   go.json go.md go.png go.log           the Go benchmark (results, tables, plot, progress)
 #   torch.json torch.log                  the PyTorch benchmark
 #   compare.md compare.png compare.json   side by side, with the targets judged
 #   env.txt                               GPU, driver, date, versions
+#   floor.txt                             the floor program's output (when it is there)
 # and prints compare.md. BENCH, TORCH_BENCH and PYTHON override where the programs are. About 2 minutes on an H100 at the default sizes (up to 2^28 elements).
 set -euo pipefail
 
@@ -18,6 +21,7 @@ shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bench=${BENCH:-$here/bench}
 torch_bench=${TORCH_BENCH:-$here/torch_bench.py}
+floor=${FLOOR:-$here/floor}
 python=${PYTHON:-python3}
 device=${DEVICE:-cuda} # DEVICE=cpu tries the whole pipeline on a machine without a GPU
 mkdir -p "$out"
@@ -31,6 +35,11 @@ mkdir -p "$out"
 
 # More and longer samples than the programs' defaults: steadier medians, still ~2 minutes in all.
 common=(--repeats 25 --batch-ms 5)
+
+if [[ -x $floor ]]; then
+  echo "== Launch and synchronization floor ($floor)"
+  "$floor" | tee "$out/floor.txt"
+fi
 
 start=$SECONDS
 echo "== Go benchmark ($bench)"
@@ -49,4 +58,6 @@ echo "== Comparison"
   --markdown "$out/compare.md" --png "$out/compare.png" --json "$out/compare.json" > /dev/null
 cat "$out/compare.md"
 echo
-echo "Wrote $out: go.{json,md,png,log} torch.{json,log} compare.{md,png,json} env.txt"
+extra=""
+[[ -f $out/floor.txt ]] && extra=" floor.txt"
+echo "Wrote $out: go.{json,md,png,log} torch.{json,log} compare.{md,png,json} env.txt$extra"

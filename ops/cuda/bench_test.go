@@ -49,7 +49,7 @@ func runBench(b *testing.B, bytes int64, f func() (*ops.Tensor, error)) {
 	}
 }
 
-var benchSizes = []int{1 << 20, 1 << 28}
+var benchSizes = []int{1 << 12, 1 << 20, 1 << 28}
 
 func BenchmarkElementwise(b *testing.B) {
 	copyOp := ops.LookupOp("Contiguous")

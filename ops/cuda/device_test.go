@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -153,6 +154,38 @@ func TestAllocFree(t *testing.T) {
 	}
 	v := values(t, m(ops.Norm(x)))[0]
 	compare(t, "Norm after churn", []float64{v}, []float64{math.Sqrt(n)}, 1e-6, 0)
+}
+
+// TestBlockCache checks that freed small blocks are reused by the next
+// allocation of their size class, that the reused memory computes right,
+// and that EmptyCache gives them back.
+func TestBlockCache(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	ptr := func(x *ops.Tensor) uintptr { return x.Storage().(*cuda.Storage).Ptr() }
+	x := m(m(ops.Full(2, ops.Float32, 1000)).To(dev))
+	x1 := m(m(ops.Full(5, ops.Float32, 1001)).To(dev))
+	y := m(ops.AddScalar(x, 1))
+	p := ptr(y)
+	if err := y.Free(); err != nil {
+		t.Fatal(err)
+	}
+	// 1001 float32 (4004 bytes) is in the size class of 1000 (4000 bytes:
+	// both 4096), so AddScalar's output takes the block just freed.
+	z := m(ops.AddScalar(x1, 1))
+	if ptr(z) != p {
+		t.Errorf("a freed 4000-byte block was not reused for 4004 bytes: %#x, then %#x", p, ptr(z))
+	}
+	compare(t, "AddScalar into a reused block", values(t, z), slices.Repeat([]float64{6}, 1001), 0, 0)
+	z.Free()
+	if err := cuda.EmptyCache(dev.Index); err != nil {
+		t.Fatal(err)
+	}
+	w := m(ops.AddScalar(x, 3))
+	compare(t, "AddScalar after EmptyCache", values(t, w), slices.Repeat([]float64{5}, 1000), 0, 0)
+	if err := cuda.EmptyCache(99); !errors.Is(err, cuda.ErrNoDevice) {
+		t.Errorf("EmptyCache(99) = %v, want an error wrapping ErrNoDevice", err)
+	}
 }
 
 // TestConcurrentGPU runs ops, autograd and host copies from 16 goroutines

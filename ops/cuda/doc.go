@@ -41,11 +41,16 @@
 // Copies to the host (Float64s, To(ops.CPU), Item) and ops.Synchronize wait
 // for the queued work. Memory comes from the device's stream-ordered pool
 // (cudaMallocAsync/cudaFreeAsync on the legacy stream), which keeps freed
-// memory for reuse, like PyTorch's caching allocator: allocation is cheap,
-// and a Free (explicit or by the garbage collector's cleanup) takes effect
-// after the work already queued, so it never releases memory a queued kernel
-// still reads or writes. Devices without memory pools fall back to
-// cudaMalloc/cudaFree.
+// memory for reuse, and a Free (explicit or by the garbage collector's
+// cleanup) takes effect after the work already queued, so it never releases
+// memory a queued kernel still reads or writes. Devices without memory pools
+// fall back to cudaMalloc/cudaFree. In front of the pool, freed blocks of up
+// to 16 MiB (at most 256 MiB per device) stay in a cache in Go, by size
+// class, and are handed to the next allocation of their class without a
+// CUDA call, like PyTorch's caching allocator; this is safe because the next
+// owner's work is queued after the work on the block. EmptyCache returns
+// them to the pool, and an allocation that runs out of memory does so
+// before it gives up.
 //
 // # Errors
 //

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/internal/blockcache"
 )
 
 // MaxDims is the most dimensions a non-contiguous tensor may have, after
@@ -154,6 +155,7 @@ type Storage struct {
 	dtype  ops.DType
 	n      int
 	device int
+	bytes  int // size of the block at ptr (its size class when cached)
 }
 
 // DType implements ops.Storage.
@@ -194,12 +196,76 @@ func (backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) 
 	if n == 0 {
 		return s, nil
 	}
-	var p C.opscuda_dptr
-	if code := C.opscuda_malloc(C.int(d.Index), C.ulonglong(n*size), &p); code != 0 {
-		return nil, check(fmt.Sprintf("cudaMallocAsync of %d bytes on %v", n*size, d), code)
+	p, bytes, err := allocBlock(d.Index, n*size)
+	if err != nil {
+		return nil, err
 	}
-	s.ptr = uintptr(p)
+	s.ptr, s.bytes = p, bytes
 	return s, nil
+}
+
+// Freed blocks of up to 16 MiB are cached for reuse by the next allocation
+// of their size class, at most 256 MiB per device. Reuse needs no
+// synchronization because all work runs on the device's legacy default
+// stream: what the next owner queues runs after the work queued on the
+// block so far.
+var cache = blockcache.New(16<<20, 256<<20)
+
+// codeMemoryAllocation is cudaErrorMemoryAllocation.
+const codeMemoryAllocation = 2
+
+// allocBlock returns a block of at least n > 0 bytes on device: a cached
+// one if there is one of n's size class, else a new one from the pool (after
+// emptying the device's cache if the pool is out of memory).
+func allocBlock(device, n int) (uintptr, int, error) {
+	size := n
+	if n <= cache.MaxBlock() {
+		size = blockcache.SizeClass(n)
+		if p := cache.Get(device, size); p != 0 {
+			return p, size, nil
+		}
+	}
+	var p C.opscuda_dptr
+	code := C.opscuda_malloc(C.int(device), C.ulonglong(size), &p)
+	if code == codeMemoryAllocation && cache.Bytes(device) > 0 {
+		if err := EmptyCache(device); err != nil {
+			return 0, 0, err
+		}
+		code = C.opscuda_malloc(C.int(device), C.ulonglong(size), &p)
+	}
+	if code != 0 {
+		return 0, 0, check(fmt.Sprintf("cudaMallocAsync of %d bytes on cuda:%d", size, device), code)
+	}
+	return uintptr(p), size, nil
+}
+
+// freeBlock caches the block p of size bytes on device, or returns it to
+// the device's pool.
+func freeBlock(device, size int, p uintptr) error {
+	if cache.Put(device, size, p) {
+		return nil
+	}
+	if code := C.opscuda_free(C.int(device), C.opscuda_dptr(p)); code != 0 {
+		return check(fmt.Sprintf("cudaFreeAsync on cuda:%d", device), code)
+	}
+	return nil
+}
+
+// EmptyCache returns the device memory that freed tensors left in this
+// package's cache of small blocks (at most 256 MiB per device) to CUDA
+// device n's memory pool, like torch.cuda.empty_cache. Allocation does it
+// by itself before it reports running out of memory.
+func EmptyCache(n int) error {
+	if err := checkDevice(ops.CUDA(n)); err != nil {
+		return err
+	}
+	var first error
+	for _, p := range cache.Drain(n) {
+		if code := C.opscuda_free(C.int(n), C.opscuda_dptr(p)); code != 0 && first == nil {
+			first = check(fmt.Sprintf("cudaFreeAsync on cuda:%d", n), code)
+		}
+	}
+	return first
 }
 
 func storageOf(s ops.Storage) (*Storage, error) {
@@ -218,10 +284,7 @@ func (backend) Free(s ops.Storage) error {
 	if cs.ptr == 0 {
 		return nil
 	}
-	if code := C.opscuda_free(C.int(cs.device), C.opscuda_dptr(cs.ptr)); code != 0 {
-		return check(fmt.Sprintf("cudaFreeAsync on cuda:%d", cs.device), code)
-	}
-	return nil
+	return freeBlock(cs.device, cs.bytes, cs.ptr)
 }
 
 // hostSpan returns the address and byte size of n elements of h from off,

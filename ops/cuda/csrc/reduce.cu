@@ -1,8 +1,11 @@
-// Reductions of ops/cuda: Norm (two-pass, double accumulation, deterministic), RowSoftmax and
-// RowSoftmaxBackward (a warp per row for short rows, a block per row otherwise).
+// Reductions of ops/cuda: Norm (one kernel, double accumulation, deterministic), RowSoftmax and
+// RowSoftmaxBackward (rows held in registers by a warp or a block; a block per row for longer rows).
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
+
+#include <mutex>
+#include <unordered_map>
 
 #include "ops/cuda/csrc/common.cuh"
 #include "ops/cuda/csrc/opscuda.h"
@@ -11,16 +14,18 @@ namespace opscuda {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Norm. Pass 1: a grid of at most kNormBlocksPerSM blocks per SM; every thread sums squares in
-// double over a grid-stride loop (16-byte loads when contiguous and aligned), each block reduces
-// with warp shuffles and shared memory and writes one partial sum. Pass 2: one block adds the
-// partial sums in a fixed order and writes the square root. The grid depends only on the
-// device's SM count, so results are reproducible on a device. A grid of one block writes the
-// result directly.
+// Norm: one kernel. A grid of at most kNormBlocksPerSM blocks per SM; every thread sums squares in
+// double over a grid-stride loop (kNormUnroll 16-byte loads in flight when contiguous and aligned;
+// a float32 pack's four squares are added in float first), each block reduces with warp shuffles
+// and shared memory and writes one partial sum to the device's norm scratch; the block that
+// finishes last (an atomic counter) adds the partial sums in a fixed order, writes the square root
+// and resets the counter. The grid depends only on the size and the device's SM count, so results
+// are reproducible on a device. The scratch is allocated once per device and reused: every kernel
+// runs on the legacy stream, one at a time. A grid of one block writes the result directly.
 
-constexpr int kNormThreads = 256;
+constexpr int kNormThreads = 512;
 constexpr int kNormBlocksPerSM = 4;
-constexpr int kNormFinalThreads = 1024;
+constexpr int kNormUnroll = 4;
 
 struct Strides1 {
   int ndim;
@@ -28,26 +33,51 @@ struct Strides1 {
   long long strides[kMaxDims];
 };
 
-// Mode of the pass-1 kernel.
+// Mode of the norm kernel.
 enum { kVector = 0, kContiguous = 1, kStrided = 2 };
 
-template <typename T>
-__device__ void norm_block_result(double acc, double* partial, T* out) {
-  __shared__ double smem[33];
-  double s = block_reduce<double, false>(acc, smem);
-  if (threadIdx.x == 0) {
-    if (gridDim.x == 1) {
-      out[0] = T(sqrt(s));
-    } else {
-      partial[blockIdx.x] = s;
+// The norm scratch of a device: a partial sum per block and the counter of finished blocks.
+struct NormScratch {
+  double* partial;  // sm_count * kNormBlocksPerSM doubles, then the unsigned counter
+  unsigned* count;
+};
+
+std::mutex g_norm_mu;
+std::unordered_map<int, NormScratch> g_norm;  // by device; never freed
+
+cudaError_t norm_scratch(int device, NormScratch* out) {
+  std::lock_guard<std::mutex> lock(g_norm_mu);
+  NormScratch& s = g_norm[device];
+  if (s.partial == nullptr) {
+    const size_t blocks = (size_t)sm_count(device) * kNormBlocksPerSM;
+    void* p = nullptr;
+    cudaError_t err = cudaMalloc(&p, blocks * sizeof(double) + sizeof(unsigned));
+    if (err != cudaSuccess) return err;
+    unsigned* count = reinterpret_cast<unsigned*>(static_cast<double*>(p) + blocks);
+    err = cudaMemsetAsync(count, 0, sizeof(unsigned), stream());
+    if (err != cudaSuccess) {
+      (void)cudaFree(p);
+      return err;
     }
+    s.partial = static_cast<double*>(p);
+    s.count = count;
   }
+  *out = s;
+  return cudaSuccess;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ double sum_squares(const Pack<T, N>& a) {
+  T s = a.v[0] * a.v[0];
+#pragma unroll
+  for (int j = 1; j < N; j++) s = fma(a.v[j], a.v[j], s);
+  return double(s);
 }
 
 template <typename T, int Mode, typename I>
 __global__ void __launch_bounds__(kNormThreads)
-    norm_partial_kernel(const T* __restrict__ x, Strides1 s, long long n, double* partial,
-                        T* out) {
+    norm_kernel(const T* __restrict__ x, Strides1 s, long long n, double* partial,
+                unsigned* count, T* out) {
   double acc0 = 0, acc1 = 0;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nthreads = (long long)gridDim.x * blockDim.x;
@@ -57,23 +87,17 @@ __global__ void __launch_bounds__(kNormThreads)
     const long long nvec = n / N;
     const P* xv = reinterpret_cast<const P*>(x);
     long long i = tid;
-    for (; i + nthreads < nvec; i += 2 * nthreads) {  // two loads in flight
-      P a = xv[i], b = xv[i + nthreads];
+    for (; i + (kNormUnroll - 1) * nthreads < nvec; i += kNormUnroll * nthreads) {
+      P a[kNormUnroll];
 #pragma unroll
-      for (int j = 0; j < N; j++) {
-        double u = double(a.v[j]), w = double(b.v[j]);
-        acc0 += u * u;
-        acc1 += w * w;
+      for (int u = 0; u < kNormUnroll; u++) a[u] = xv[i + u * nthreads];
+#pragma unroll
+      for (int u = 0; u < kNormUnroll; u += 2) {
+        acc0 += sum_squares(a[u]);
+        acc1 += sum_squares(a[u + 1]);
       }
     }
-    if (i < nvec) {
-      P a = xv[i];
-#pragma unroll
-      for (int j = 0; j < N; j++) {
-        double u = double(a.v[j]);
-        acc0 += u * u;
-      }
-    }
+    for (; i < nvec; i += nthreads) acc0 += sum_squares(xv[i]);
     const long long t = nvec * N + tid;
     if (t < n) {
       double u = double(x[t]);
@@ -99,17 +123,30 @@ __global__ void __launch_bounds__(kNormThreads)
       acc0 += u * u;
     }
   }
-  norm_block_result<T>(acc0 + acc1, partial, out);
-}
-
-template <typename T>
-__global__ void __launch_bounds__(kNormFinalThreads)
-    norm_final_kernel(const double* __restrict__ partial, int count, T* out) {
   __shared__ double smem[33];
-  double acc = 0;
-  for (int i = threadIdx.x; i < count; i += blockDim.x) acc += partial[i];
-  double s = block_reduce<double, false>(acc, smem);
-  if (threadIdx.x == 0) out[0] = T(sqrt(s));
+  __shared__ bool last;
+  const double b = block_reduce<double, false>(acc0 + acc1, smem);
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) out[0] = T(sqrt(b));
+    return;
+  }
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = b;
+    __threadfence();  // the partial sum is visible before the count says so
+    last = atomicAdd(count, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  double a = 0;
+  for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+    a += static_cast<volatile double*>(partial)[i];
+  }
+  a = block_reduce<double, false>(a, smem);
+  if (threadIdx.x == 0) {
+    out[0] = T(sqrt(a));
+    *count = 0;
+  }
 }
 
 template <typename T>
@@ -129,91 +166,269 @@ cudaError_t norm_typed(const opscuda_ew* e) {
   const bool contig = e->ndim == 1 && e->strides[0][0] == 1;
   const bool vec = contig && (e->in[0] & 15) == 0;
   constexpr int N = 16 / sizeof(T);
-  const long long items = vec ? (n / N + 1) / 2 + 1 : n;
+  const long long items = vec ? (n / N + kNormUnroll - 1) / kNormUnroll + 1 : n;
   const unsigned grid = grid_for(e->device, items, kNormThreads, kNormBlocksPerSM);
-  double* partial = nullptr;
+  NormScratch sc = {nullptr, nullptr};
   if (grid > 1) {
-    cudaError_t err = scratch_alloc(e->device, grid * sizeof(double), (void**)&partial);
+    cudaError_t err = norm_scratch(e->device, &sc);
     if (err != cudaSuccess) return err;
   }
   if (vec) {
-    norm_partial_kernel<T, kVector, uint64_t>
-        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, partial, out);
+    norm_kernel<T, kVector, uint64_t>
+        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, sc.partial, sc.count, out);
   } else if (contig) {
-    norm_partial_kernel<T, kContiguous, uint64_t>
-        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, partial, out);
+    norm_kernel<T, kContiguous, uint64_t>
+        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, sc.partial, sc.count, out);
   } else if (ext <= 0x7fffffffull && (unsigned long long)n <= 0x7fffffffull) {
-    norm_partial_kernel<T, kStrided, uint32_t>
-        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, partial, out);
+    norm_kernel<T, kStrided, uint32_t>
+        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, sc.partial, sc.count, out);
   } else {
-    norm_partial_kernel<T, kStrided, uint64_t>
-        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, partial, out);
+    norm_kernel<T, kStrided, uint64_t>
+        <<<grid, kNormThreads, 0, stream()>>>(x, s, n, sc.partial, sc.count, out);
   }
-  cudaError_t err = launched();
-  if (err == cudaSuccess && grid > 1) {
-    norm_final_kernel<T><<<1, kNormFinalThreads, 0, stream()>>>(partial, (int)grid, out);
-    err = launched();
-  }
-  if (partial != nullptr) {
-    cudaError_t ferr = scratch_free(e->device, partial);
-    if (err == cudaSuccess) err = ferr;
-  }
-  return err;
+  return launched();
 }
 
 // ---------------------------------------------------------------------------------------------
-// RowSoftmax. Values stay in the input type (expf for float32), sums are in double. Rows of at
-// most warp_max_d<T>() elements: one warp per row, the row held in registers (VPT values per lane),
-// reductions by shuffles. Longer rows: one block per row, the row cached in shared memory when it
-// fits (else three passes over it in global memory: max, sum, write). Rows are reached through
-// (s0, s1), so transposed and narrowed views need no copy.
+// RowSoftmax and its backward. Rows of up to kRegMaxBytes hold the row in registers: a group of G
+// threads (a warp, or the whole block) owns a row, and thread r of the group holds the elements
+// (p*G + r)*N + k for p < VPT/N, k < N, so every load instruction of the group reads consecutive
+// memory. N = 16 / sizeof(T) (one 16-byte load) when the rows are unit-stride and 16-byte aligned,
+// 1 otherwise; all of a thread's loads are issued before the first use. A warp that owns short rows
+// takes ROWS of them at once, for more loads in flight. Longer rows: a block per row with the row
+// cached in shared memory when it fits (else three passes over it in global memory).
+// Forward: values stay in the input type (expf for float32); a thread adds its exponentials
+// pairwise in the input type and the group adds those sums in double. Backward: in double.
 
-constexpr int kWarpThreads = 128;  // 4 rows per block
-constexpr int kRowThreads = 512;
+// A row kernel's shape: G threads per row, VPT values per thread, ROWS rows per warp (G == 32).
+template <int G_, int VPT_, int ROWS_>
+struct RowCfg {
+  static constexpr int G = G_, VPT = VPT_, ROWS = ROWS_;
+};
+
+constexpr int kWarpBlock = 128;  // threads per block of the warp-per-row kernels
+
+template <typename T, int VPT>
+__host__ __device__ constexpr int row_pack() {
+  return VPT < 16 / (int)sizeof(T) ? VPT : 16 / (int)sizeof(T);
+}
+
+// The elements of one row that thread `rank` of a G-thread group holds (see above); `fill` past D.
+template <typename T, int G, int VPT, bool Vec>
+__device__ __forceinline__ void load_row(T (&v)[VPT], const T* __restrict__ row, long long s1,
+                                         int D, int rank, T fill) {
+  constexpr int N = Vec ? row_pack<T, VPT>() : 1;
+#pragma unroll
+  for (int p = 0; p < VPT / N; p++) {
+    const int j = (p * G + rank) * N;
+    if constexpr (Vec) {
+      Pack<T, N> q;
+      if (j < D) {
+        q = *reinterpret_cast<const Pack<T, N>*>(row + j);
+      } else {
+#pragma unroll
+        for (int k = 0; k < N; k++) q.v[k] = fill;
+      }
+#pragma unroll
+      for (int k = 0; k < N; k++) v[p * N + k] = q.v[k];
+    } else {
+      v[p] = j < D ? row[(long long)j * s1] : fill;
+    }
+  }
+}
+
+// Stores the elements of load_row into a contiguous row.
+template <typename T, int G, int VPT, bool Vec>
+__device__ __forceinline__ void store_row(T* __restrict__ row, const T (&v)[VPT], int D, int rank) {
+  constexpr int N = Vec ? row_pack<T, VPT>() : 1;
+#pragma unroll
+  for (int p = 0; p < VPT / N; p++) {
+    const int j = (p * G + rank) * N;
+    if constexpr (Vec) {
+      if (j < D) {
+        Pack<T, N> q;
+#pragma unroll
+        for (int k = 0; k < N; k++) q.v[k] = v[p * N + k];
+        *reinterpret_cast<Pack<T, N>*>(row + j) = q;
+      }
+    } else if (j < D) {
+      row[j] = v[p];
+    }
+  }
+}
+
+template <int G, typename T>
+__device__ __forceinline__ T group_max(T v, T* smem) {
+  if constexpr (G == 32) {
+    return warp_max(v);
+  } else {
+    return block_reduce<T, true>(v, smem);
+  }
+}
+
+template <int G, typename T>
+__device__ __forceinline__ T group_sum(T v, T* smem) {
+  if constexpr (G == 32) {
+    return warp_sum(v);
+  } else {
+    return block_reduce<T, false>(v, smem);
+  }
+}
+
+// Pairwise sum of v (VPT a power of two).
+template <typename T, int VPT>
+__device__ __forceinline__ T tree_sum(const T (&v)[VPT]) {
+  T a[VPT];
+#pragma unroll
+  for (int k = 0; k < VPT; k++) a[k] = v[k];
+#pragma unroll
+  for (int w = VPT / 2; w > 0; w /= 2) {
+#pragma unroll
+    for (int k = 0; k < w; k++) a[k] += a[k + w];
+  }
+  return a[0];
+}
+
+// The first row of the calling group and the number of groups of the grid.
+template <int G>
+__device__ __forceinline__ void row_groups(long long* first, long long* count) {
+  if constexpr (G == 32) {
+    *first = (long long)blockIdx.x * (kWarpBlock / 32) + (threadIdx.x >> 5);
+    *count = (long long)gridDim.x * (kWarpBlock / 32);
+  } else {
+    *first = blockIdx.x;
+    *count = gridDim.x;
+  }
+}
 
 __device__ __forceinline__ float ex(float v) { return expf(v); }
 __device__ __forceinline__ double ex(double v) { return exp(v); }
 
-template <typename T, int VPT>
-__global__ void __launch_bounds__(kWarpThreads)
-    softmax_warp_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, int D,
+// Blocks per SM that the row kernels' register budget allows for.
+constexpr int row_min_blocks(int G) { return G == 512 ? 2 : 1; }
+
+template <typename T, int G, int VPT, int ROWS, bool Vec>
+__global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
+    softmax_rows_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, int D,
                         long long s0, long long s1) {
-  const int lane = threadIdx.x & 31;
-  const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-  for (long long row = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); row < B;
-       row += warps) {
-    const T* xr = x + row * s0;
-    T v[VPT];
-    T m = T(-INFINITY);
+  __shared__ T st[G == 32 ? 1 : 33];
+  __shared__ double sd[G == 32 ? 1 : 33];
+  const int rank = G == 32 ? (threadIdx.x & 31) : threadIdx.x;
+  long long first, groups;
+  row_groups<G>(&first, &groups);
+  for (long long r0 = first * ROWS; r0 < B; r0 += groups * ROWS) {
+    T v[ROWS][VPT];
 #pragma unroll
-    for (int k = 0; k < VPT; k++) {
-      const int j = lane + 32 * k;
-      v[k] = j < D ? xr[(long long)j * s1] : T(-INFINITY);
-      m = fmax(m, v[k]);
+    for (int r = 0; r < ROWS; r++) {
+      const long long row = r0 + r < B ? r0 + r : r0;  // a spare row repeats the first
+      load_row<T, G, VPT, Vec>(v[r], x + row * s0, s1, D, rank, T(-INFINITY));
     }
-    m = warp_max(m);
-    double sum = 0;
 #pragma unroll
-    for (int k = 0; k < VPT; k++) {
-      if (lane + 32 * k < D) {
-        v[k] = ex(v[k] - m);
-        sum += double(v[k]);
-      }
-    }
-    sum = warp_sum(sum);
-    const double inv = 1.0 / sum;
-    T* orow = out + row * D;
+    for (int r = 0; r < ROWS; r++) {
+      T m = v[r][0];
 #pragma unroll
-    for (int k = 0; k < VPT; k++) {
-      const int j = lane + 32 * k;
-      if (j < D) orow[j] = T(double(v[k]) * inv);
+      for (int k = 1; k < VPT; k++) m = fmax(m, v[r][k]);
+      m = group_max<G>(m, st);
+#pragma unroll
+      for (int k = 0; k < VPT; k++) v[r][k] = ex(v[r][k] - m);  // 0 past D
+      const double sum = group_sum<G>(double(tree_sum(v[r])), sd);
+      const T inv = T(1.0 / sum);
+#pragma unroll
+      for (int k = 0; k < VPT; k++) v[r][k] *= inv;
+      if (r0 + r < B) store_row<T, G, VPT, Vec>(out + (r0 + r) * D, v[r], D, rank);
     }
   }
 }
 
-// A block per row. With Cache, the row (its exponentials after pass 2) is kept in dynamic shared
-// memory, so x is read from global memory once; each thread only touches its own elements there,
-// so no barrier is needed besides those of the reductions.
+// out = y * (g - dot), dot = rowsum(g*y), all in double.
+template <typename T, int G, int VPT, int ROWS, bool Vec>
+__global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
+    softmax_bwd_rows_kernel(T* __restrict__ out, const T* __restrict__ g, long long gs0,
+                            long long gs1, const T* __restrict__ y, long long ys0, long long ys1,
+                            long long B, int D) {
+  __shared__ double sd[G == 32 ? 1 : 33];
+  const int rank = G == 32 ? (threadIdx.x & 31) : threadIdx.x;
+  long long first, groups;
+  row_groups<G>(&first, &groups);
+  for (long long r0 = first * ROWS; r0 < B; r0 += groups * ROWS) {
+    T gv[ROWS][VPT], yv[ROWS][VPT];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const long long row = r0 + r < B ? r0 + r : r0;
+      load_row<T, G, VPT, Vec>(gv[r], g + row * gs0, gs1, D, rank, T(0));
+      load_row<T, G, VPT, Vec>(yv[r], y + row * ys0, ys1, D, rank, T(0));
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      double dot = 0;
+#pragma unroll
+      for (int k = 0; k < VPT; k++) dot += double(gv[r][k]) * double(yv[r][k]);
+      dot = group_sum<G>(dot, sd);
+#pragma unroll
+      for (int k = 0; k < VPT; k++) gv[r][k] = T(double(yv[r][k]) * (double(gv[r][k]) - dot));
+      if (r0 + r < B) store_row<T, G, VPT, Vec>(out + (r0 + r) * D, gv[r], D, rank);
+    }
+  }
+}
+
+// Calls f(RowCfg<...>{}) with the row-kernel shape for rows of D elements of T (Bwd: for the
+// backward, which holds two values per element); false if the row is too long for registers.
+// Short rows: a warp per row (several rows per warp when they are very short). Longer rows: a
+// block per row, sized so that two blocks fit on an SM and the compiler's 64-register budget at
+// 512 or 1024 threads holds the values without spilling.
+template <typename T, bool Bwd, typename F>
+bool with_row_cfg(long long D, F f) {
+  constexpr bool F32 = sizeof(T) == 4;
+  if (D <= 32) {
+    f(RowCfg<32, 1, 4>{});
+  } else if (D <= 64) {
+    f(RowCfg<32, 2, 4>{});
+  } else if (D <= 128) {
+    f(RowCfg<32, 4, 2>{});
+  } else if (D <= 256) {
+    f(RowCfg<32, 8, 1>{});
+  } else if (F32 && D <= 512) {
+    if constexpr (F32) f(RowCfg<32, 16, 1>{});
+  } else if (F32 && !Bwd && D <= 1024) {
+    if constexpr (F32 && !Bwd) f(RowCfg<32, 32, 1>{});
+  } else if (D <= 128 * 8) {
+    f(RowCfg<128, 8, 1>{});
+  } else if (D <= 256 * 8) {
+    f(RowCfg<256, 8, 1>{});
+  } else if (D <= 512 * 8) {
+    f(RowCfg<512, 8, 1>{});
+  } else if (F32 && D <= 512 * 16) {
+    if constexpr (F32) f(RowCfg<512, 16, 1>{});
+  } else if (F32 && !Bwd && D <= 512 * 32) {
+    if constexpr (F32 && !Bwd) f(RowCfg<512, 32, 1>{});
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Blocks and threads of a row kernel over B rows.
+template <typename Cfg>
+void row_launch_dims(long long B, unsigned* grid, unsigned* threads) {
+  const long long per_block = Cfg::G == 32 ? (kWarpBlock / 32) * Cfg::ROWS : 1;
+  const long long blocks = (B + per_block - 1) / per_block;
+  *grid = (unsigned)(blocks < 0x7fffffffLL ? blocks : 0x7fffffffLL);
+  *threads = Cfg::G == 32 ? kWarpBlock : Cfg::G;
+}
+
+// Whether rows of D elements at p (row stride s0, element stride s1) can be read with 16-byte
+// loads.
+template <typename T>
+bool rows_vectorizable(const void* p, long long D, long long s0, long long s1) {
+  constexpr long long N = 16 / sizeof(T);
+  return s1 == 1 && D % N == 0 && s0 % N == 0 && ((uintptr_t)p & 15) == 0;
+}
+
+// A block per row for rows too long for registers. With Cache, the row (its exponentials after
+// pass 2) is kept in dynamic shared memory, so x is read from global memory once; each thread only
+// touches its own elements there, so no barrier is needed besides those of the reductions.
+constexpr int kRowThreads = 1024;
+
 template <typename T, bool Cache>
 __global__ void __launch_bounds__(kRowThreads)
     softmax_block_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, long long D,
@@ -225,6 +440,7 @@ __global__ void __launch_bounds__(kRowThreads)
   for (long long row = blockIdx.x; row < B; row += gridDim.x) {
     const T* xr = x + row * s0;
     T m = T(-INFINITY);
+#pragma unroll 4
     for (long long j = threadIdx.x; j < D; j += blockDim.x) {
       const T v = xr[j * s1];
       if (Cache) cache[j] = v;
@@ -238,42 +454,11 @@ __global__ void __launch_bounds__(kRowThreads)
       sum += double(e);
     }
     sum = block_reduce<double, false>(sum, sd);
-    const double inv = 1.0 / sum;
+    const T inv = T(1.0 / sum);
     T* orow = out + row * D;
     for (long long j = threadIdx.x; j < D; j += blockDim.x) {
       const T e = Cache ? cache[j] : ex(xr[j * s1] - m);
-      orow[j] = T(double(e) * inv);
-    }
-  }
-}
-
-// out = y * (g - dot), dot = rowsum(g*y), all in double.
-template <typename T, int VPT>
-__global__ void __launch_bounds__(kWarpThreads)
-    softmax_bwd_warp_kernel(T* __restrict__ out, const T* __restrict__ g, long long gs0,
-                            long long gs1, const T* __restrict__ y, long long ys0, long long ys1,
-                            long long B, int D) {
-  const int lane = threadIdx.x & 31;
-  const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-  for (long long row = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); row < B;
-       row += warps) {
-    const T* gr = g + row * gs0;
-    const T* yr = y + row * ys0;
-    T gv[VPT], yv[VPT];
-    double dot = 0;
-#pragma unroll
-    for (int k = 0; k < VPT; k++) {
-      const int j = lane + 32 * k;
-      gv[k] = j < D ? gr[(long long)j * gs1] : T(0);
-      yv[k] = j < D ? yr[(long long)j * ys1] : T(0);
-      dot += double(gv[k]) * double(yv[k]);
-    }
-    dot = warp_sum(dot);
-    T* orow = out + row * D;
-#pragma unroll
-    for (int k = 0; k < VPT; k++) {
-      const int j = lane + 32 * k;
-      if (j < D) orow[j] = T(double(yv[k]) * (double(gv[k]) - dot));
+      orow[j] = e * inv;
     }
   }
 }
@@ -309,23 +494,16 @@ __global__ void __launch_bounds__(kRowThreads)
   }
 }
 
-// Threads per block for a block per row of `bytes`: 128 for short rows, else kRowThreads
-// (measured on an H200: 1024 float64 per row ran 1.8x faster with 128 threads than as a warp per
-// row; 8192 float32 ran 1.4x faster with 512 threads than with 256).
-inline int row_threads(unsigned long long bytes) { return bytes <= 8 * 1024 ? 128 : kRowThreads; }
-
 // Launches a block-per-row kernel, with the row cached in shared memory when `bytes` fit (raising
 // the kernel's dynamic shared-memory limit past 48 KiB when needed).
 template <typename Kernel, typename... Args>
 cudaError_t launch_rows(Kernel cached, Kernel uncached, int device, long long B,
                         unsigned long long bytes, Args... args) {
-  const int threads = row_threads(bytes);
-  const unsigned grid = grid_for(device, B * threads, threads, 2048 / threads);
+  const unsigned grid = grid_for(device, B * kRowThreads, kRowThreads, 2048 / kRowThreads);
   int optin = 0;
   if (bytes > 48 * 1024) {
     (void)cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    // Leave room for the static shared memory and two resident blocks per SM.
-    if (bytes <= (unsigned long long)optin / 2 &&
+    if (bytes <= (unsigned long long)optin &&
         cudaFuncSetAttribute(cached, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) ==
             cudaSuccess) {
       optin = -1;
@@ -333,57 +511,33 @@ cudaError_t launch_rows(Kernel cached, Kernel uncached, int device, long long B,
     (void)cudaGetLastError();
   }
   if (bytes <= 48 * 1024 || optin == -1) {
-    cached<<<grid, threads, (size_t)bytes, stream()>>>(args...);
+    cached<<<grid, kRowThreads, (size_t)bytes, stream()>>>(args...);
   } else {
-    uncached<<<grid, threads, 0, stream()>>>(args...);
+    uncached<<<grid, kRowThreads, 0, stream()>>>(args...);
   }
   return launched();
-}
-
-// The widest row the warp kernels take: 32 float32 or 16 float64 values per lane (longer float64
-// rows run faster with a block per row).
-template <typename T>
-constexpr long long warp_max_d() {
-  return sizeof(T) == 4 ? 1024 : 512;
-}
-
-template <typename T, int VPT>
-void softmax_warp_launch(T* out, const T* x, long long B, long long D, long long s0, long long s1,
-                         unsigned grid) {
-  softmax_warp_kernel<T, VPT><<<grid, kWarpThreads, 0, stream()>>>(out, x, B, (int)D, s0, s1);
 }
 
 template <typename T>
 cudaError_t softmax_typed(int device, T* out, const T* x, long long B, long long D, long long s0,
                           long long s1) {
   if (B <= 0 || D <= 0) return cudaSuccess;
-  if (D <= warp_max_d<T>()) {
-    const unsigned grid = grid_for(device, B * 32, kWarpThreads, 16);
-    if (D <= 32) {
-      softmax_warp_launch<T, 1>(out, x, B, D, s0, s1, grid);
-    } else if (D <= 64) {
-      softmax_warp_launch<T, 2>(out, x, B, D, s0, s1, grid);
-    } else if (D <= 128) {
-      softmax_warp_launch<T, 4>(out, x, B, D, s0, s1, grid);
-    } else if (D <= 256) {
-      softmax_warp_launch<T, 8>(out, x, B, D, s0, s1, grid);
-    } else if (D <= 512) {
-      softmax_warp_launch<T, 16>(out, x, B, D, s0, s1, grid);
+  const bool vec = rows_vectorizable<T>(x, D, s0, s1) && rows_vectorizable<T>(out, D, D, 1);
+  const bool in_registers = with_row_cfg<T, false>(D, [&](auto cfg) {
+    using Cfg = decltype(cfg);
+    unsigned grid, threads;
+    row_launch_dims<Cfg>(B, &grid, &threads);
+    if (vec) {
+      softmax_rows_kernel<T, Cfg::G, Cfg::VPT, Cfg::ROWS, true>
+          <<<grid, threads, 0, stream()>>>(out, x, B, (int)D, s0, s1);
     } else {
-      softmax_warp_launch<T, 32>(out, x, B, D, s0, s1, grid);
+      softmax_rows_kernel<T, Cfg::G, Cfg::VPT, Cfg::ROWS, false>
+          <<<grid, threads, 0, stream()>>>(out, x, B, (int)D, s0, s1);
     }
-    return launched();
-  }
+  });
+  if (in_registers) return launched();
   return launch_rows(softmax_block_kernel<T, true>, softmax_block_kernel<T, false>, device, B,
                      (unsigned long long)D * sizeof(T), out, x, B, D, s0, s1);
-}
-
-template <typename T, int VPT>
-void softmax_bwd_warp_launch(T* out, const T* g, long long gs0, long long gs1, const T* y,
-                             long long ys0, long long ys1, long long B, long long D,
-                             unsigned grid) {
-  softmax_bwd_warp_kernel<T, VPT>
-      <<<grid, kWarpThreads, 0, stream()>>>(out, g, gs0, gs1, y, ys0, ys1, B, (int)D);
 }
 
 template <typename T>
@@ -391,23 +545,21 @@ cudaError_t softmax_bwd_typed(int device, T* out, const T* g, long long gs0, lon
                               const T* y, long long ys0, long long ys1, long long B,
                               long long D) {
   if (B <= 0 || D <= 0) return cudaSuccess;
-  if (D <= warp_max_d<T>()) {
-    const unsigned grid = grid_for(device, B * 32, kWarpThreads, 16);
-    if (D <= 32) {
-      softmax_bwd_warp_launch<T, 1>(out, g, gs0, gs1, y, ys0, ys1, B, D, grid);
-    } else if (D <= 64) {
-      softmax_bwd_warp_launch<T, 2>(out, g, gs0, gs1, y, ys0, ys1, B, D, grid);
-    } else if (D <= 128) {
-      softmax_bwd_warp_launch<T, 4>(out, g, gs0, gs1, y, ys0, ys1, B, D, grid);
-    } else if (D <= 256) {
-      softmax_bwd_warp_launch<T, 8>(out, g, gs0, gs1, y, ys0, ys1, B, D, grid);
-    } else if (D <= 512) {
-      softmax_bwd_warp_launch<T, 16>(out, g, gs0, gs1, y, ys0, ys1, B, D, grid);
+  const bool vec = rows_vectorizable<T>(g, D, gs0, gs1) && rows_vectorizable<T>(y, D, ys0, ys1) &&
+                   rows_vectorizable<T>(out, D, D, 1);
+  const bool in_registers = with_row_cfg<T, true>(D, [&](auto cfg) {
+    using Cfg = decltype(cfg);
+    unsigned grid, threads;
+    row_launch_dims<Cfg>(B, &grid, &threads);
+    if (vec) {
+      softmax_bwd_rows_kernel<T, Cfg::G, Cfg::VPT, Cfg::ROWS, true>
+          <<<grid, threads, 0, stream()>>>(out, g, gs0, gs1, y, ys0, ys1, B, (int)D);
     } else {
-      softmax_bwd_warp_launch<T, 32>(out, g, gs0, gs1, y, ys0, ys1, B, D, grid);
+      softmax_bwd_rows_kernel<T, Cfg::G, Cfg::VPT, Cfg::ROWS, false>
+          <<<grid, threads, 0, stream()>>>(out, g, gs0, gs1, y, ys0, ys1, B, (int)D);
     }
-    return launched();
-  }
+  });
+  if (in_registers) return launched();
   return launch_rows(softmax_bwd_block_kernel<T, true>, softmax_bwd_block_kernel<T, false>, device,
                      B, 2ull * D * sizeof(T), out, g, gs0, gs1, y, ys0, ys1, B, D);
 }
