@@ -45,7 +45,7 @@
 // cleanup) takes effect after the work already queued, so it never releases
 // memory a queued kernel still reads or writes. Devices without memory pools
 // fall back to cudaMalloc/cudaFree. In front of the pool, freed blocks of up
-// to 16 MiB (at most 256 MiB per device) stay in a cache in Go, by size
+// to 64 MiB (at most 1 GiB per device) stay in a cache in Go, by size
 // class, and are handed to the next allocation of their class without a
 // CUDA call, like PyTorch's caching allocator; this is safe because the next
 // owner's work is queued after the work on the block. EmptyCache returns

@@ -204,12 +204,12 @@ func (backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) 
 	return s, nil
 }
 
-// Freed blocks of up to 16 MiB are cached for reuse by the next allocation
-// of their size class, at most 256 MiB per device. Reuse needs no
+// Freed blocks of up to 64 MiB are cached for reuse by the next allocation
+// of their size class, at most 1 GiB per device. Reuse needs no
 // synchronization because all work runs on the device's legacy default
 // stream: what the next owner queues runs after the work queued on the
 // block so far.
-var cache = blockcache.New(16<<20, 256<<20)
+var cache = blockcache.New(64<<20, 1<<30)
 
 // codeMemoryAllocation is cudaErrorMemoryAllocation.
 const codeMemoryAllocation = 2
@@ -252,7 +252,7 @@ func freeBlock(device, size int, p uintptr) error {
 }
 
 // EmptyCache returns the device memory that freed tensors left in this
-// package's cache of small blocks (at most 256 MiB per device) to CUDA
+// package's cache of freed blocks (at most 1 GiB per device) to CUDA
 // device n's memory pool, like torch.cuda.empty_cache. Allocation does it
 // by itself before it reports running out of memory.
 func EmptyCache(n int) error {

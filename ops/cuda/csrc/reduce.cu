@@ -424,6 +424,95 @@ bool rows_vectorizable(const void* p, long long D, long long s0, long long s1) {
   return s1 == 1 && D % N == 0 && s0 % N == 0 && ((uintptr_t)p & 15) == 0;
 }
 
+// Long unit-stride rows (more than kSmemMinBytes): a block of kSmemThreads per row, the row copied
+// into shared memory with asynchronous 16-byte copies (cp.async, sm_80 and later), so a whole row is
+// in flight without holding registers and two or three rows fit on an SM. Each thread only touches
+// the 16-byte chunks it copied, so only the reductions need barriers.
+constexpr int kSmemThreads = 512;
+constexpr unsigned long long kSmemMinBytes = 32 * 1024;
+
+__device__ __forceinline__ void copy16_async(void* smem, const void* gmem) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#else
+  *reinterpret_cast<uint4*>(smem) = *reinterpret_cast<const uint4*>(gmem);
+#endif
+}
+
+__device__ __forceinline__ void copy16_wait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kSmemThreads, 3)
+    softmax_smem_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, int D,
+                        long long s0) {
+  constexpr int N = 16 / sizeof(T);
+  using P = Pack<T, N>;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  P* rs = reinterpret_cast<P*>(smem_raw);
+  __shared__ T st[33];
+  __shared__ double sd[33];
+  const int C = D / N;
+  for (long long row = blockIdx.x; row < B; row += gridDim.x) {
+    const P* xr = reinterpret_cast<const P*>(x + row * s0);
+    for (int c = threadIdx.x; c < C; c += kSmemThreads) copy16_async(&rs[c], &xr[c]);
+    copy16_wait();
+    T m = T(-INFINITY);
+    for (int c = threadIdx.x; c < C; c += kSmemThreads) {
+      const P p = rs[c];
+#pragma unroll
+      for (int k = 0; k < N; k++) m = fmax(m, p.v[k]);
+    }
+    m = block_reduce<T, true>(m, st);
+    double acc = 0;
+    for (int c = threadIdx.x; c < C; c += kSmemThreads) {
+      P p = rs[c];
+#pragma unroll
+      for (int k = 0; k < N; k++) p.v[k] = ex(p.v[k] - m);
+      rs[c] = p;
+      acc += double(tree_sum(p.v));
+    }
+    acc = block_reduce<double, false>(acc, sd);
+    const T inv = T(1.0 / acc);
+    P* orow = reinterpret_cast<P*>(out + row * D);
+    for (int c = threadIdx.x; c < C; c += kSmemThreads) {
+      P p = rs[c];
+#pragma unroll
+      for (int k = 0; k < N; k++) p.v[k] *= inv;
+      orow[c] = p;
+    }
+  }
+}
+
+// Launches softmax_smem_kernel if the rows qualify (unit stride, 16-byte aligned, longer than
+// kSmemMinBytes, fitting the device's shared memory); false otherwise.
+template <typename T>
+bool softmax_smem(int device, T* out, const T* x, long long B, long long D, long long s0,
+                  bool vec) {
+  const unsigned long long bytes = (unsigned long long)D * sizeof(T);
+  if (!vec || bytes <= kSmemMinBytes) return false;
+  int optin = 0, per_sm = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+          cudaSuccess ||
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) !=
+          cudaSuccess ||
+      bytes > (unsigned long long)optin ||
+      cudaFuncSetAttribute(softmax_smem_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           (int)bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  const int per_block = (int)bytes + 1024;  // and the static shared memory
+  const int blocks_per_sm = per_sm / per_block < 1 ? 1 : per_sm / per_block;
+  const unsigned grid = grid_for(device, B * kSmemThreads, kSmemThreads, blocks_per_sm);
+  softmax_smem_kernel<T><<<grid, kSmemThreads, (size_t)bytes, stream()>>>(out, x, B, (int)D, s0);
+  return true;
+}
+
 // A block per row for rows too long for registers. With Cache, the row (its exponentials after
 // pass 2) is kept in dynamic shared memory, so x is read from global memory once; each thread only
 // touches its own elements there, so no barrier is needed besides those of the reductions.
@@ -523,6 +612,7 @@ cudaError_t softmax_typed(int device, T* out, const T* x, long long B, long long
                           long long s1) {
   if (B <= 0 || D <= 0) return cudaSuccess;
   const bool vec = rows_vectorizable<T>(x, D, s0, s1) && rows_vectorizable<T>(out, D, D, 1);
+  if (softmax_smem(device, out, x, B, D, s0, vec)) return launched();
   const bool in_registers = with_row_cfg<T, false>(D, [&](auto cfg) {
     using Cfg = decltype(cfg);
     unsigned grid, threads;
