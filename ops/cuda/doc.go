@@ -73,23 +73,27 @@
 // other are merged first; at most MaxDims may remain), so non-contiguous
 // inputs need no copy. Contiguous is that strided gather. Polynomial and
 // PolynomialBackward are one fused kernel each (Horner's scheme). Norm is
-// a two-pass reduction (float64 accumulators, warp shuffles and shared
-// memory per block, then one block adding the per-block sums in a fixed
+// one kernel (float64 accumulators, warp shuffles and shared memory per
+// block; the last block to finish adds the per-block sums in a fixed
 // order), accurate for 2^28 float32 elements and reproducible on a given
-// device. RowSoftmax and RowSoftmaxBackward are max-subtracted and sum in
-// float64; they use a warp per row, the row in registers, for rows of up to
-// 1024 float32 or 512 float64 elements, and otherwise a block per row with
-// the row in shared memory. Rows are reached through their strides, so
-// transposed and narrowed views need no copy. MatMul is a tiled
+// device. RowSoftmax and RowSoftmaxBackward are max-subtracted and add the
+// row in float64; a warp (rows of up to 1024 float32 or 256 float64
+// elements) or a block holds each row in registers, read with 16-byte loads
+// when the rows are unit-stride and aligned; such rows over 32 KiB are
+// copied into shared memory asynchronously, and rows too long for either
+// take a block per row that caches the row in shared memory. Rows are
+// reached through their strides, so transposed and narrowed views need no
+// copy. MatMul is a tiled
 // shared-memory kernel with register blocking (128x128 tiles with 8x8 per
 // thread for float32, 64x64 with 4x4 for float64, double-buffered) that
 // reads A and B through their strides along whichever is unit-stride and
 // accumulates in the tensors' dtype.
 //
-// On an H200, at 2^28 float32 elements, AddScalar and Polynomial run at
-// 93-95% and Axpby and PolynomialBackward at 98-99% of the device-to-device
-// copy bandwidth (Polynomial is 8x faster than PyTorch's eager
-// a*x**3 + b*x**2 + c*x + d), Norm at the copy bandwidth, RowSoftmax at or
-// above PyTorch's speed, and MatMul at about 29 TFLOP/s in float32 (cuBLAS
-// without TF32: 51); bench_test.go has the benchmarks.
+// On an H100, at 2^28 float32 elements, AddScalar and Polynomial run at
+// 94-95% and Axpby and PolynomialBackward at 97% of the device-to-device
+// copy bandwidth (Polynomial is 8.5x faster than PyTorch's eager
+// a*x**3 + b*x**2 + c*x + d), Norm at the copy bandwidth (as fast as
+// PyTorch), RowSoftmax 1.02x to 1.28x torch.softmax, and MatMul at about 29
+// TFLOP/s in float32 (cuBLAS without TF32: 51); ops/bench compares with
+// PyTorch, bench_test.go has Go benchmarks.
 package cuda

@@ -76,7 +76,7 @@ int opscuda_polynomial_backward(const opscuda_ew* e, double a, double b, double 
 int opscuda_copy(const opscuda_ew* e);                                         // strided gather
 // out = g*x/norm (0 where norm == 0); g and norm point at one element each (0-d tensors).
 int opscuda_norm_backward(const opscuda_ew* e, opscuda_dptr g, opscuda_dptr norm);
-// out[0] = sqrt(sum of x^2) over the e->n elements of in[0], summed in double (two passes,
+// out[0] = sqrt(sum of x^2) over the e->n elements of in[0], summed in double (one kernel,
 // deterministic for a given device); e->out holds one element.
 int opscuda_norm(const opscuda_ew* e);
 

@@ -257,21 +257,13 @@ __device__ __forceinline__ void store_row(T* __restrict__ row, const T (&v)[VPT]
   }
 }
 
-template <int G, typename T>
-__device__ __forceinline__ T group_max(T v, T* smem) {
+// Sum or max over a group of G threads (a warp, or the whole block), returned to every thread.
+template <int G, bool Max, typename T>
+__device__ __forceinline__ T group_reduce(T v, T* smem) {
   if constexpr (G == 32) {
-    return warp_max(v);
+    return Max ? warp_max(v) : warp_sum(v);
   } else {
-    return block_reduce<T, true>(v, smem);
-  }
-}
-
-template <int G, typename T>
-__device__ __forceinline__ T group_sum(T v, T* smem) {
-  if constexpr (G == 32) {
-    return warp_sum(v);
-  } else {
-    return block_reduce<T, false>(v, smem);
+    return block_reduce<T, Max>(v, smem);
   }
 }
 
@@ -328,10 +320,10 @@ __global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
       T m = v[r][0];
 #pragma unroll
       for (int k = 1; k < VPT; k++) m = fmax(m, v[r][k]);
-      m = group_max<G>(m, st);
+      m = group_reduce<G, true>(m, st);
 #pragma unroll
       for (int k = 0; k < VPT; k++) v[r][k] = ex(v[r][k] - m);  // 0 past D
-      const double sum = group_sum<G>(double(tree_sum(v[r])), sd);
+      const double sum = group_reduce<G, false>(double(tree_sum(v[r])), sd);
       const T inv = T(1.0 / sum);
 #pragma unroll
       for (int k = 0; k < VPT; k++) v[r][k] *= inv;
@@ -363,7 +355,7 @@ __global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
       double dot = 0;
 #pragma unroll
       for (int k = 0; k < VPT; k++) dot += double(gv[r][k]) * double(yv[r][k]);
-      dot = group_sum<G>(dot, sd);
+      dot = group_reduce<G, false>(dot, sd);
 #pragma unroll
       for (int k = 0; k < VPT; k++) gv[r][k] = T(double(yv[r][k]) * (double(gv[r][k]) - dot));
       if (r0 + r < B) store_row<T, G, VPT, Vec>(out + (r0 + r) * D, gv[r], D, rank);
