@@ -226,12 +226,13 @@ func allocBlock(device, n int) (uintptr, int, error) {
 		}
 	}
 	var p C.opscuda_dptr
-	code := C.opscuda_malloc(C.int(device), C.ulonglong(size), &p)
+	malloc := func() C.int { return C.opscuda_malloc(C.int(device), C.ulonglong(size), &p) }
+	code := malloc()
 	if code == codeMemoryAllocation && cache.Bytes(device) > 0 {
 		if err := EmptyCache(device); err != nil {
 			return 0, 0, err
 		}
-		code = C.opscuda_malloc(C.int(device), C.ulonglong(size), &p)
+		code = malloc()
 	}
 	if code != 0 {
 		return 0, 0, check(fmt.Sprintf("cudaMallocAsync of %d bytes on cuda:%d", size, device), code)
@@ -245,6 +246,11 @@ func freeBlock(device, size int, p uintptr) error {
 	if cache.Put(device, size, p) {
 		return nil
 	}
+	return poolFree(device, p)
+}
+
+// poolFree returns the block p on device to the device's pool.
+func poolFree(device int, p uintptr) error {
 	if code := C.opscuda_free(C.int(device), C.opscuda_dptr(p)); code != 0 {
 		return check(fmt.Sprintf("cudaFreeAsync on cuda:%d", device), code)
 	}
@@ -261,8 +267,8 @@ func EmptyCache(n int) error {
 	}
 	var first error
 	for _, p := range cache.Drain(n) {
-		if code := C.opscuda_free(C.int(n), C.opscuda_dptr(p)); code != 0 && first == nil {
-			first = check(fmt.Sprintf("cudaFreeAsync on cuda:%d", n), code)
+		if err := poolFree(n, p); err != nil && first == nil {
+			first = err
 		}
 	}
 	return first

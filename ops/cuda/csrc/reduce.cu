@@ -480,6 +480,23 @@ __global__ void __launch_bounds__(kSmemThreads, 3)
   }
 }
 
+// Whether `kernel` may be launched with `bytes` of dynamic shared memory on device: always up to
+// 48 KiB; above, up to the device's opt-in limit, once the kernel's limit is raised to `bytes`.
+template <typename Kernel>
+bool allow_dynamic_smem(Kernel kernel, int device, unsigned long long bytes) {
+  if (bytes <= 48 * 1024) return true;
+  int optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) ==
+          cudaSuccess &&
+      bytes <= (unsigned long long)optin &&
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) ==
+          cudaSuccess) {
+    return true;
+  }
+  (void)cudaGetLastError();
+  return false;
+}
+
 // Launches softmax_smem_kernel if the rows qualify (unit stride, 16-byte aligned, longer than
 // kSmemMinBytes, fitting the device's shared memory); false otherwise.
 template <typename T>
@@ -487,14 +504,10 @@ bool softmax_smem(int device, T* out, const T* x, long long B, long long D, long
                   bool vec) {
   const unsigned long long bytes = (unsigned long long)D * sizeof(T);
   if (!vec || bytes <= kSmemMinBytes) return false;
-  int optin = 0, per_sm = 0;
-  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+  int per_sm = 0;
+  if (cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) !=
           cudaSuccess ||
-      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) !=
-          cudaSuccess ||
-      bytes > (unsigned long long)optin ||
-      cudaFuncSetAttribute(softmax_smem_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           (int)bytes) != cudaSuccess) {
+      !allow_dynamic_smem(softmax_smem_kernel<T>, device, bytes)) {
     (void)cudaGetLastError();
     return false;
   }
@@ -581,17 +594,7 @@ template <typename Kernel, typename... Args>
 cudaError_t launch_rows(Kernel cached, Kernel uncached, int device, long long B,
                         unsigned long long bytes, Args... args) {
   const unsigned grid = grid_for(device, B * kRowThreads, kRowThreads, 2048 / kRowThreads);
-  int optin = 0;
-  if (bytes > 48 * 1024) {
-    (void)cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    if (bytes <= (unsigned long long)optin &&
-        cudaFuncSetAttribute(cached, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) ==
-            cudaSuccess) {
-      optin = -1;
-    }
-    (void)cudaGetLastError();
-  }
-  if (bytes <= 48 * 1024 || optin == -1) {
+  if (allow_dynamic_smem(cached, device, bytes)) {
     cached<<<grid, kRowThreads, (size_t)bytes, stream()>>>(args...);
   } else {
     uncached<<<grid, kRowThreads, 0, stream()>>>(args...);
