@@ -2,7 +2,7 @@
 
 load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")
 load("@bazel_tools//tools/build_defs/repo:utils.bzl", "maybe")
-load("//toolchains:local_cuda.bzl", "local_cuda")
+load("//toolchains:repositories.bzl", "cuda_toolkit_repositories")
 
 def rules_cuda_go_dependencies():
     """Declares rules_go and gazelle (and skylib) unless the WORKSPACE already declared them.
@@ -27,13 +27,18 @@ def rules_cuda_go_dependencies():
         urls = ["https://github.com/bazelbuild/bazel-skylib/releases/download/1.8.1/bazel-skylib-1.8.1.tar.gz"],
     )
 
-def rules_cuda_go_toolchains(name = "local_cuda"):
-    """Creates @local_cuda (the CUDA toolkit and GPUs found on this machine) and registers its toolchain.
+def rules_cuda_go_toolchains(mirrors = []):
+    """Declares the CUDA toolkits and the @cuda hub, and registers their toolchains.
 
-    Call it after go_register_toolchains(): it builds the arch resolver with the host Go.
+    The pinned toolkits (toolchains/versions.bzl) are downloaded only when a target needs them;
+    --@rules_cuda_go//toolchains:cuda_version selects one (default: the newest pinned CUDA 13), or
+    `local` for the toolkit installed on this machine. Call it after go_register_toolchains(): the
+    configuration builds the arch resolver with the host Go.
 
     Args:
-      name: the repository name; rules_cuda_go refers to @local_cuda, so keep the default.
+      mirrors: URL prefixes tried before each archive's own URL (prefix + the URL's path).
     """
-    maybe(local_cuda, name = name)
-    native.register_toolchains("@%s//:toolchain" % name)
+    if native.existing_rule("cuda"):
+        return
+    cuda_toolkit_repositories(mirrors = mirrors)
+    native.register_toolchains("@cuda//:all")

@@ -1,20 +1,31 @@
-"""cuda_toolchain: the rule behind @local_cuda//:toolchain (instantiated by the repository rule)."""
+"""cuda_toolchain: what cu_library gets from the selected CUDA toolkit (pinned or local)."""
 
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:providers.bzl", "CudaToolchainInfo")
+
+def _cc(target):
+    return target[CcInfo] if target else None
 
 def _cuda_toolchain_impl(ctx):
     nvcc = ctx.executable.nvcc if ctx.attr.nvcc else None
+    shared = ctx.attr._cudart[BuildSettingInfo].value == "shared"
+    headers = cc_common.merge_cc_infos(cc_infos = [h[CcInfo] for h in ctx.attr.headers])
     info = CudaToolchainInfo(
         available = nvcc != None,
         missing_message = ctx.attr.missing_message,
-        nvcc = nvcc,
-        toolkit_files = depset(ctx.files.toolkit_files + ([nvcc] if nvcc else [])),
+        toolkit = ctx.attr.toolkit,
         version = ctx.attr.version,
-        supported_codes = ctx.attr.supported_codes,
-        gpus = ctx.attr.gpus,
+        nvcc = nvcc,
+        toolkit_files = depset(ctx.files.compiler_files + ([nvcc] if nvcc else [])),
+        headers = headers.compilation_context,
+        cudart = _cc(ctx.attr.cudart_shared if shared else ctx.attr.cudart_static),
+        cudadevrt = _cc(ctx.attr.cudadevrt),
         arch_tokens = ctx.attr.arch_tokens,
         arch_unsupported = ctx.attr.arch_unsupported,
         arch_accepted = ctx.attr.arch_accepted,
+        arch_separators = ctx.attr.arch_separators,
         default_spec = ctx.attr.default_spec,
         default_source = ctx.attr.default_source,
         native_flags = ctx.attr.native_flags,
@@ -24,21 +35,26 @@ def _cuda_toolchain_impl(ctx):
 
 cuda_toolchain = rule(
     implementation = _cuda_toolchain_impl,
-    doc = "Describes a CUDA toolkit. Written by the local_cuda repository rule; tests may declare their own.",
+    doc = "Describes a CUDA toolkit. Written by the toolkit repository rules; tests may declare their own.",
     attrs = {
-        "nvcc": attr.label(allow_single_file = True, executable = True, cfg = "exec", doc = "nvcc; absent when no toolkit was found."),
-        "toolkit_files": attr.label_list(allow_files = True, cfg = "exec", doc = "Other files nvcc reads."),
+        "nvcc": attr.label(allow_single_file = True, executable = True, cfg = "exec", doc = "nvcc; absent when there is no toolkit."),
+        "compiler_files": attr.label_list(allow_files = True, cfg = "exec", doc = "Everything nvcc reads besides the headers (bin/, nvvm/)."),
+        "headers": attr.label_list(providers = [CcInfo], doc = "Headers every CUDA compile sees: the runtime's (cuda_runtime.h, crt/) and CCCL's."),
+        "cudart_static": attr.label(providers = [CcInfo], doc = "libcudart_static.a."),
+        "cudart_shared": attr.label(providers = [CcInfo], doc = "libcudart.so."),
+        "cudadevrt": attr.label(providers = [CcInfo], doc = "libcudadevrt.a, for relocatable device code."),
         "missing_message": attr.string(doc = "Why there is no toolkit, where we looked, how to fix it."),
-        "version": attr.string(),
-        "supported_codes": attr.string_list(),
-        "gpus": attr.string_list(),
+        "toolkit": attr.string(doc = "The toolkit, for messages: 'CUDA 13.2 (pinned)'."),
+        "version": attr.string(doc = "nvcc's version, e.g. 13.2.86."),
         "arch_tokens": attr.string_list_dict(),
         "arch_unsupported": attr.string_dict(),
         "arch_accepted": attr.string(),
+        "arch_separators": attr.string(default = "; \t\n"),
         "default_spec": attr.string(),
         "default_source": attr.string(),
         "native_flags": attr.string_list(),
         "native_error": attr.string(),
+        "_cudart": attr.label(default = Label("//toolchains:cudart")),
     },
     provides = [CudaToolchainInfo],
 )

@@ -1,11 +1,61 @@
-"""Module extension `cuda`: creates @local_cuda (the CUDA toolkit and GPUs found on this machine)."""
+"""Module extension `cuda`: the CUDA toolkits (pinned, from redist manifests, and the local one).
 
-load("//toolchains:local_cuda.bzl", "local_cuda")
+    cuda = use_extension("@rules_cuda_go//toolchains:extensions.bzl", "cuda")
+    use_repo(cuda, "cuda")          # for @cuda//:cublas and the other library targets
 
-def _cuda_impl(_mctx):
-    local_cuda(name = "local_cuda")
+rules_cuda_go registers the toolchains (@cuda//:all) itself. Tags, all optional:
+
+    cuda.redist(name = "12.8", manifest = "https://.../redistrib_12.8.1.json")   # or a label
+    cuda.mirror(urls = ["https://mirror.example.com/pypi/"])
+
+A redist toolkit is selected like a pinned one: --@rules_cuda_go//toolchains:cuda_version=12.8.
+"""
+
+load("//toolchains:repositories.bzl", "cuda_toolkit_repositories")
+load("//toolchains/private:redist.bzl", "toolkit_from_redist")
+
+def _manifest(mctx, tag):
+    """Reads a redist manifest from a label or URL; returns (decoded JSON, base URL)."""
+    if tag.manifest_file:
+        path = mctx.path(tag.manifest_file)
+        base = tag.base_url or "file://%s/" % path.dirname
+        return json.decode(mctx.read(path)), base
+    if not tag.manifest:
+        fail("cuda.redist(name = %r): give manifest (a URL) or manifest_file (a label)" % tag.name)
+    out = "redist_%s.json" % tag.name
+    mctx.download(url = tag.manifest, output = out, sha256 = tag.sha256)
+    base = tag.base_url or tag.manifest.rpartition("/")[0] + "/"
+    return json.decode(mctx.read(out)), base
+
+def _cuda_impl(mctx):
+    extra, mirrors = {}, []
+    for mod in mctx.modules:
+        for tag in mod.tags.redist:
+            if tag.name in extra:
+                fail("cuda.redist: the toolkit name %r is declared twice" % tag.name)
+            manifest, base = _manifest(mctx, tag)
+            extra[tag.name] = toolkit_from_redist(manifest, base, "CUDA " + tag.name)
+        for tag in mod.tags.mirror:
+            mirrors.extend(tag.urls)
+    cuda_toolkit_repositories(extra = extra, mirrors = mirrors)
 
 cuda = module_extension(
     implementation = _cuda_impl,
-    doc = "Configures the local CUDA toolkit. rules_cuda_go registers its toolchain itself.",
+    doc = "Declares the CUDA toolkits and the @cuda hub; see toolchains/repositories.bzl.",
+    tag_classes = {
+        "redist": tag_class(
+            doc = "A toolkit from an NVIDIA redistrib_<version>.json manifest.",
+            attrs = {
+                "name": attr.string(mandatory = True, doc = "The cuda_version value that selects it, e.g. '12.8'."),
+                "manifest": attr.string(doc = "URL of the manifest."),
+                "manifest_file": attr.label(doc = "The manifest as a file in a repository (file:// archives next to it unless base_url)."),
+                "sha256": attr.string(doc = "sha256 of the manifest downloaded from `manifest`."),
+                "base_url": attr.string(doc = "What relative_path entries are relative to; default: the manifest's directory."),
+            },
+        ),
+        "mirror": tag_class(
+            doc = "URL prefixes tried before every archive's own URL (prefix + the URL's path).",
+            attrs = {"urls": attr.string_list(mandatory = True)},
+        ),
+    },
 )

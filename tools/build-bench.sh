@@ -23,7 +23,7 @@ done | median | sed 's/^/| bazel build of ops\/cuda:kernels after an edit of ele
 ./bazelw build "$target" >/dev/null 2>&1
 # 2. The same nvcc command by hand (from aquery), in the execroot.
 execroot=$(./bazelw info execution_root 2>/dev/null)
-nvcc=$(./bazelw cquery --output=files @local_cuda//:nvcc 2>/dev/null | head -n1)
+nvcc=$(./bazelw cquery --output=files @cuda//:nvcc 2>/dev/null | head -n1)
 cmd=$(./bazelw aquery "mnemonic(NvccCompile, $target)" --output=jsonproto 2>/dev/null |
   python3 -c "import json,sys; a=[x for x in json.load(sys.stdin)['actions'] if any('elementwise.cu' in s for s in x['arguments'])][0]['arguments']; a[a.index('-o')+1]='/tmp/bench_by_hand.o'; print(' '.join(\"'\"+s+\"'\" for s in a))")
 for i in $(seq "$reps"); do

@@ -5,6 +5,12 @@ the toolchain's token table. Here a spec is only split into tokens and looked up
 header describes, so the flags can be on the nvcc command line.
 """
 
+def split_spec(spec, separators):
+    """The non-empty entries of spec, split on any character of separators (the resolver's set)."""
+    for sep in separators.elems():
+        spec = spec.replace(sep, ";")
+    return [p for p in spec.split(";") if p]
+
 def resolve_archs(spec, cuda, where):
     """Returns (flags, error) for a spec; error is "" on success.
 
@@ -19,7 +25,7 @@ def resolve_archs(spec, cuda, where):
     if spec == "auto":
         spec = cuda.default_spec
         where = cuda.default_source
-    pieces = [p for p in spec.replace("\t", " ").replace("\n", " ").replace(" ", ";").split(";") if p]
+    pieces = split_spec(spec, cuda.arch_separators)
     if spec == "" or pieces == ["native"]:
         if cuda.native_error:
             return [], "CUDA arch spec %r (from %s) means the visible GPUs, but %s. Set TORCH_CUDA_ARCH_LIST or --cuda_archs, e.g. --cuda_archs='8.0;9.0+PTX'." % (spec, where, cuda.native_error)

@@ -52,10 +52,20 @@ def _cu_library_impl(ctx):
 
     toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
     if not toolchain:
-        fail("cu_library %s: no CUDA toolchain is registered; rules_cuda_go registers @local_cuda//:toolchain (WORKSPACE users: call rules_cuda_go_toolchains())." % ctx.label)
+        fail(("cu_library %s: no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version=%s; " +
+              "the declared toolkits are the `version_*` settings in @cuda//:BUILD.bazel (rules_cuda_go " +
+              "registers @cuda//:all; WORKSPACE users call rules_cuda_go_toolchains()).") % (ctx.label, ctx.attr._cuda_version[BuildSettingInfo].value))
     cuda = toolchain.cuda
     if not cuda.available:
         fail("cu_library %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message))
+    if not cuda.cudart:
+        fail("cu_library %s: %s has no %s CUDA runtime library; choose the other with --@rules_cuda_go//toolchains:cudart=static|shared." % (
+            ctx.label,
+            cuda.toolkit,
+            ctx.attr._cudart_kind[BuildSettingInfo].value,
+        ))
+    if ctx.attr.rdc and not cuda.cudadevrt:
+        fail("cu_library %s: rdc = True needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
     if ctx.attr.archs:
         spec, where = ctx.attr.archs, "the archs attribute of %s" % ctx.label
     else:
@@ -63,6 +73,13 @@ def _cu_library_impl(ctx):
     gencode, err = resolve_archs(spec, cuda, where)
     if err:
         fail("cu_library %s: %s" % (ctx.label, err))
+
+    # The toolkit's runtime and CCCL headers (cuda_runtime.h, thrust/, cub/), for this compile and
+    # for dependents that include this library's headers, as with plain nvcc.
+    cc_info = cc_common.merge_cc_infos(
+        direct_cc_infos = [cc_info],
+        cc_infos = [CcInfo(compilation_context = cuda.headers)],
+    )
 
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
@@ -86,12 +103,12 @@ def _cu_library_impl(ctx):
         )
         objects.append(obj)
 
-    runtime = [ctx.attr._cudart[CcInfo].linking_context]
+    runtime = [cuda.cudart.linking_context]
     if ctx.attr.rdc and objects:
         dlink = ctx.actions.declare_file("_objs/%s/%s.dlink.o" % (ctx.label.name, ctx.label.name))
         nvcc_device_link(ctx.actions, cuda, objects, dlink, gencode)
         objects = objects + [dlink]
-        runtime.append(ctx.attr._cudadevrt[CcInfo].linking_context)
+        runtime.append(cuda.cudadevrt.linking_context)
 
     cc_toolchain = find_cpp_toolchain(ctx)
     feature_configuration = cc_common.configure_features(
@@ -148,8 +165,8 @@ default). Under --config=cpu it compiles nothing and needs no toolkit.""",
         "_archs": attr.label(default = Label("//toolchains:archs")),
         "_enabled": attr.label(default = Label("//toolchains:enabled")),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
-        "_cudart": attr.label(default = Label("//toolchains:runtime"), providers = [CcInfo]),
-        "_cudadevrt": attr.label(default = Label("@local_cuda//:cudadevrt"), providers = [CcInfo]),
+        "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
+        "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
     },
     toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],

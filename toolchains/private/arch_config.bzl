@@ -1,0 +1,54 @@
+"""The arch-spec part of a toolkit's configuration, shared by pinned and local toolkits."""
+
+# Used when TORCH_CUDA_ARCH_LIST is unset and no GPU is visible: Ampere and Hopper, with PTX for
+# newer GPUs to JIT from. Documented in README.md.
+DEFAULT_ARCH_SPEC = "8.0;9.0+PTX"
+
+def configure_archs(rctx, tool, gpus_json, supported):
+    """Writes archs.bzl (the resolver's token table for this nvcc) and returns what "auto" means.
+
+    Args:
+      rctx: the repository_ctx.
+      tool: path of the cuda-archs binary.
+      gpus_json: path of cuda_gpus' gpus.json.
+      supported: the codes this nvcc supports (nvcc --list-gpu-code), or [] when unknown.
+
+    Returns:
+      A dict with default_spec, default_source, native_flags, native_error, gpus, gpu_source and
+      torch_cuda_arch_list, for the toolchain and config.json.
+    """
+    detected = json.decode(rctx.read(gpus_json))
+    gpus = detected["gpus"]
+    sup_args = ["--supported", ",".join(supported)] if supported else []
+
+    res = rctx.execute([tool, "--bzl"] + sup_args, timeout = 60)
+    if res.return_code != 0:
+        fail("rules_cuda_go: cuda-archs --bzl failed:\n" + res.stderr)
+    rctx.file("archs.bzl", res.stdout)
+
+    native_flags, native_error = [], ""
+    if gpus:
+        res = rctx.execute([tool, "--gpus", ",".join(gpus)] + sup_args + ["native"], timeout = 60)
+        if res.return_code == 0:
+            native_flags = res.stdout.split()
+        else:
+            native_error = res.stderr.strip()
+    else:
+        native_error = "no GPU was visible when the CUDA toolchain was configured (%s)" % detected["gpu_source"]
+
+    torch_list = detected["torch_cuda_arch_list"]
+    if torch_list:
+        default_spec, default_source = torch_list, "TORCH_CUDA_ARCH_LIST"
+    elif gpus:
+        default_spec, default_source = "native", "the GPUs visible at configure time (%s: %s)" % (detected["gpu_source"], ", ".join(gpus))
+    else:
+        default_spec, default_source = DEFAULT_ARCH_SPEC, "the default for machines without TORCH_CUDA_ARCH_LIST or a visible GPU"
+    return {
+        "default_spec": default_spec,
+        "default_source": default_source,
+        "native_flags": native_flags,
+        "native_error": native_error,
+        "gpus": gpus,
+        "gpu_source": detected["gpu_source"],
+        "torch_cuda_arch_list": torch_list,
+    }

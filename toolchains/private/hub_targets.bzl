@@ -1,0 +1,59 @@
+"""The BUILD file of the @cuda hub (see cuda_hub.bzl)."""
+
+load(":components.bzl", "LIBRARIES", "library_target")
+load(":cuda_missing_library.bzl", "cuda_missing_library")
+
+_VERSION_FLAG = Label("//toolchains:cuda_version")
+_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+
+# Tools: name -> (component, target).
+_TOOLS = {
+    "nvcc": ("nvcc", "nvcc"),
+    "compiler_files": ("nvcc", "compiler_files"),
+    "cuobjdump": ("cuobjdump", "cuobjdump"),
+}
+
+def cuda_hub_targets(toolkits):
+    """Declares config settings, toolchains and the library aliases.
+
+    Args:
+      toolkits: version -> {config, toolkit, components: {component: repository}}; the local
+        toolkit is version "local" with config "local_cuda" and no components (one repository).
+    """
+    native.package(default_visibility = ["//visibility:public"])
+    versions = sorted(toolkits.keys())
+    for v in versions:
+        native.config_setting(name = "version_" + v, flag_values = {_VERSION_FLAG: v})
+        native.toolchain(
+            name = "toolchain_" + v,
+            toolchain = "@%s//:toolchain" % toolkits[v]["config"],
+            toolchain_type = _TOOLCHAIN_TYPE,
+            target_settings = [":version_" + v],
+        )
+    unknown = ("--@rules_cuda_go//toolchains:cuda_version names no declared CUDA toolkit; declared: %s " +
+               "(declare more with the cuda module extension's toolkit or redist tags)") % ", ".join(versions)
+    cuda_missing_library(name = "unknown_version", message = unknown)
+
+    def pick(name, component, target):
+        branches = {}
+        for v in versions:
+            tk = toolkits[v]
+            if v == "local":
+                branches[":version_" + v] = "@%s//:%s" % (tk["config"], name)
+            elif component in tk["components"]:
+                branches[":version_" + v] = "@%s//:%s" % (tk["components"][component], target)
+            else:
+                missing = "%s_not_in_%s" % (name, v)
+                cuda_missing_library(
+                    name = missing,
+                    message = "%s has no %s component, so @cuda//:%s is not available with it" % (tk["toolkit"], component, name),
+                    visibility = ["//visibility:private"],
+                )
+                branches[":version_" + v] = ":" + missing
+        branches["//conditions:default"] = ":unknown_version"
+        native.alias(name = name, actual = select(branches))
+
+    for name, lib in LIBRARIES.items():
+        pick(name, lib.component, library_target(name))
+    for name, (component, target) in _TOOLS.items():
+        pick(name, component, target)

@@ -1,0 +1,66 @@
+"""The BUILD file of @local_cuda: the same target names as a pinned toolkit (see local_cuda.bzl)."""
+
+load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//toolchains:cuda_toolchain.bzl", "cuda_toolchain")
+load(":components.bzl", "cuda_driver_stub", "cuda_library_targets")
+
+def cuda_local_targets(
+        toolkit,
+        available,
+        missing_message,
+        version,
+        has_include,
+        has_stub,
+        has_cuobjdump,
+        libraries,
+        **archs):
+    """Declares headers, libraries, tools and the toolchain of the local toolkit.
+
+    Args:
+      toolkit: the toolkit, for messages.
+      available: whether nvcc was found.
+      missing_message: why not, where we looked, how to fix it.
+      version: nvcc's version.
+      has_include: whether include/ links the toolkit's headers (not for Debian's /usr/include).
+      has_stub: whether stub/cuda_stub.c was generated from cuda.h.
+      has_cuobjdump: whether tools/cuobjdump exists.
+      libraries: the library roles found (cudart_static, cublas, ...; see toolchains/toolkit).
+      **archs: arch_* tables and default/native fields for cuda_toolchain.
+    """
+    native.package(default_visibility = ["//visibility:public"])
+    cccl = native.glob(["include/cccl/**"], allow_empty = True)
+    cc_library(
+        name = "cuda_headers",
+        hdrs = native.glob(["include/**"], allow_empty = True) if has_include else [],
+        includes = ["include"] if has_include else [],
+    )
+    cc_library(name = "nvtx", deps = [":cuda_headers"])
+    cc_library(
+        name = "cccl",
+        # CUDA 13 keeps Thrust/CUB/libcu++ under include/cccl.
+        includes = ["include/cccl"] if cccl else [],
+        deps = [":cuda_headers"],
+    )
+    cuda_driver_stub("cuda_driver", toolkit, ":cuda_headers", has_stub)
+    cuda_library_targets("*", toolkit, ":cuda_headers", ":cuda_headers")
+
+    native.filegroup(name = "nvcc", srcs = native.glob(["bin/nvcc"], allow_empty = True))
+    native.filegroup(
+        name = "compiler_files",
+        srcs = native.glob(["bin/**", "nvvm/**", "lib64/**", "targets/**", "libdevice/**"], allow_empty = True),
+    )
+    native.filegroup(name = "cuobjdump", srcs = ["tools/cuobjdump"] if has_cuobjdump else [])
+    cuda_toolchain(
+        name = "toolchain",
+        nvcc = ":bin/nvcc" if available else None,
+        compiler_files = [":compiler_files"],
+        headers = [":cuda_headers", ":cccl"],
+        # Only what exists: a missing library fails the analysis of whatever depends on it.
+        cudart_static = ":cudart_static" if "cudart_static" in libraries else None,
+        cudart_shared = ":cudart_shared" if "cudart_shared" in libraries else None,
+        cudadevrt = ":cudadevrt" if "cudadevrt" in libraries else None,
+        missing_message = missing_message,
+        toolkit = toolkit,
+        version = version,
+        **archs
+    )

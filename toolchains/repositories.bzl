@@ -1,0 +1,79 @@
+"""Declares the CUDA toolkit repositories: used by the `cuda` module extension and the WORKSPACE macro.
+
+Repositories (none downloads anything until a target needs it):
+  @cuda                       the hub: @cuda//:<library> aliases and one toolchain per toolkit;
+  @cuda_<v>                   the toolchain of pinned version <v> (e.g. @cuda_13_2);
+  @cuda_<v>_<component>       one NVIDIA component of it (nvcc, crt, cudart, cccl, cublas, ...);
+  @local_cuda                 the toolkit installed on this machine (--cuda_version=local);
+  @cuda_tools, @cuda_gpus     the arch resolver, and the GPUs/TORCH_CUDA_ARCH_LIST seen at configure time.
+"""
+
+load("//toolchains:versions.bzl", "CUDA_TOOLKITS")
+load("//toolchains/private:components.bzl", "cross_component_deps")
+load("//toolchains/private:cuda_component.bzl", "cuda_component")
+load("//toolchains/private:cuda_gpus.bzl", "cuda_gpus")
+load("//toolchains/private:cuda_hub.bzl", "cuda_hub")
+load("//toolchains/private:cuda_toolkit_config.bzl", "cuda_toolkit_config")
+load("//toolchains/private:cuda_tools.bzl", "cuda_tools")
+load("//toolchains/private:local_cuda.bzl", "local_cuda")
+
+# What every toolkit needs to compile anything.
+_REQUIRED = ["nvcc", "crt", "cudart", "cccl"]
+
+def repo_prefix(version):
+    """@cuda_13_2 for "13.2"; other characters than letters, digits and '.' become '_'."""
+    return "cuda_" + "".join([c if c.isalnum() else "_" for c in version.elems()])
+
+def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []):
+    """Declares every repository above; returns the names of those users may refer to.
+
+    Args:
+      toolkits: version -> {nvcc_version, supported, components: {component: [archive]}}
+        (versions.bzl's CUDA_TOOLKITS).
+      extra: more toolkits of the same shape (from redist manifests), with a "toolkit" name.
+      mirrors: URL prefixes tried before each archive's own URL.
+
+    Returns:
+      The repository names: cuda, local_cuda, and @cuda_<v> for every version.
+    """
+    cuda_tools(name = "cuda_tools")
+    cuda_gpus(name = "cuda_gpus")
+    local_cuda(name = "local_cuda", tools = "@cuda_tools//:cuda-archs", gpus = "@cuda_gpus//:gpus.json")
+    hub = {"local": {"config": "local_cuda", "toolkit": "the local CUDA toolkit", "components": {}}}
+    all_toolkits = dict(toolkits)
+    all_toolkits.update(extra)
+    names = ["cuda", "local_cuda"]
+    for version, spec in all_toolkits.items():
+        if version == "local":
+            fail("rules_cuda_go: 'local' is the name of the machine's own toolkit; name the toolkit differently")
+        missing = [c for c in _REQUIRED if c not in spec["components"]]
+        if missing:
+            fail("rules_cuda_go: CUDA toolkit %s lacks the components %s (every toolkit needs %s)" % (version, ", ".join(missing), ", ".join(_REQUIRED)))
+        prefix = repo_prefix(version)
+        toolkit = spec.get("toolkit", "CUDA %s (pinned in rules_cuda_go's versions.bzl)" % version)
+        repos = {c: prefix + "_" + c for c in spec["components"]}
+        for component, archives in spec["components"].items():
+            cuda_component(
+                name = repos[component],
+                component = component,
+                toolkit = toolkit,
+                archives = [json.encode(a) for a in archives],
+                mirrors = mirrors,
+                crt = "@%s//:headers" % repos["crt"],
+                cuda_headers = "@%s//:cuda_headers" % repos["cudart"],
+                dep_labels = cross_component_deps(component),
+            )
+        cuda_toolkit_config(
+            name = prefix,
+            toolkit = toolkit,
+            nvcc_version = spec.get("nvcc_version", ""),
+            supported = spec.get("supported", []),
+            repos = repos,
+            nvcc_file = "@%s//:bin/nvcc" % repos["nvcc"],
+            tools = "@cuda_tools//:cuda-archs",
+            gpus = "@cuda_gpus//:gpus.json",
+        )
+        hub[version] = {"config": prefix, "toolkit": toolkit, "components": repos}
+        names.append(prefix)
+    cuda_hub(name = "cuda", toolkits = json.encode(hub))
+    return names

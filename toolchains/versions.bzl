@@ -1,0 +1,418 @@
+"""The pinned CUDA toolkits: every component of each version, by exact version and sha256.
+
+Each component is a list of archives extracted into one repository (@cuda_<version>_<component>,
+e.g. @cuda_13_2_cublas) with the layout bin/ include/ lib/ nvvm/ after strip_prefix. Archives are
+NVIDIA's wheels on PyPI (files.pythonhosted.org; a wheel is a zip) and, where PyPI has no wheel,
+NVIDIA's redistributable tarballs (developer.download.nvidia.com, the redistrib_<version>.json
+manifests). The sha256 of every wheel is the one PyPI publishes; tools/cuda-pins checks them.
+
+"supported" is what `nvcc --list-gpu-code` prints for the version; the arch resolver turns it into
+the table that makes arches this nvcc cannot build fail at analysis time.
+"""
+
+# The toolkit a build uses unless --@rules_cuda_go//toolchains:cuda_version says otherwise.
+# CUDA 13.2: binaries built with it run on the R580 driver (CUDA 13.0) through CUDA minor version
+# compatibility, for SASS (the sm_XY cubins the arch spec asks for). Its PTX (ISA 9.2) needs a
+# 13.2 driver to JIT, so on a 13.0 driver a GPU newer than every sm_XY in the spec cannot run it.
+# 13.0 and 13.1 cannot compile against glibc >= 2.41 headers (rsqrt/rsqrtf declared twice);
+# 13.2 fixed that, and this machine family gets glibc 2.43 headers with Debian sid's Bazel.
+DEFAULT_CUDA_VERSION = "13.2"
+
+CUDA_TOOLKITS = {
+    "13.2": {
+        "nvcc_version": "13.2.86",
+        # From nvcc 13.2.86 --list-gpu-code (run on the downloaded wheel).
+        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121"],
+        "components": {
+            "nvcc": [
+                {
+                    "package": "nvidia-cuda-nvcc==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/38/7b/ad9b5f84e8820af24afa8db66b5b2785b9bdc3b8724dffcd5e6ef2d40e53/nvidia_cuda_nvcc-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "7d3f56c8d705bad35bbba69eb0470d90856fd5d4dc48c6a6173aaf1e9f887cf5",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-nvvm==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/c7/1d/b50325516e259d4de9fca78b069840d39b6a172c5ba012b88d9985e01fa3/nvidia_nvvm-13.2.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "a9244f3209922d655612c11ebb4117ea1f80983cb2b215c9cccded127282cebc",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "crt": [
+                {
+                    "package": "nvidia-cuda-crt==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/65/9f/404307a23ffd26ef2e3661bf79ffed0e3ea245a42cb6b74c5e4d1bb93ab2/nvidia_cuda_crt-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "e3ab08801bf9b1e6dc979275d25e816bb5000521b648e19c324d5eef0c79f1da",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/70/c6/8f8c5e893d183082ea78f973aebc7ebc845ee219d68bddac73b0f62490fe/nvidia_cuda_runtime-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "3498247680dfddce31bad102af7e3e26fc795342a3cac64722bb0fa95e7f60f0",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cccl": [
+                {
+                    "package": "nvidia-cuda-cccl==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/ae/a4/d4eb1467bc07dd9d3d4291abf7cfd7c353eb522ca1ef7951b0aacb4f932c/nvidia_cuda_cccl-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "35da671cf0cecd3539da214a11bb8e7634366c9e950da9c5feecf6c490a65b20",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/1e/39/c58835ec8392a91b8d7bad83760eafc3085f64788b722ec2b44a27b3ca3e/nvidia_cuda_nvrtc-13.2.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "8111c5130e967b78222ea2124145f8efe9ce201b752b2579a2513100a53be1c5",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/7a/e7/9da8a232ef9e81171fca1a9f61b82f045345e6d7821580388d93fb8f4632/nvidia_nvjitlink-13.2.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "285a9cead9924391588d794400bdd7e8f9d1a277a7d78ed79acfa0ea702a14dd",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvtx": [
+                {
+                    "package": "nvidia-nvtx==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/49/ee/16bde09927e7ffacd50b117cd7d1dc764d145f03249fc41fdf6dfba3301f/nvidia_nvtx-13.2.86-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "968ce72baee2a01791c7d3254000eac81f24677b0b91c62d21b449a1f309c245",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.4.1.3",
+                    "url": "https://files.pythonhosted.org/packages/e1/97/d483a41da34df5c88727c57319576967f6d7befba5028d70928d2999635e/nvidia_cublas-13.4.1.3-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "a5917cb642cfb07f4a0231ee16aec7e2e0357d8cb8b1b78a0c9c68dba3e6afc7",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.2.0.57",
+                    "url": "https://files.pythonhosted.org/packages/41/28/868ed0c6ade5e6a75b25166b3cf191f4a2ff58ad618c1e40befb776c97c5/nvidia_cufft-12.2.0.57-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "34da27fadf3979b0b042c43823f0530be8408b86df31ee0108e1ca0b621d4ef6",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.2.66",
+                    "url": "https://files.pythonhosted.org/packages/c9/ca/9701cd19be422d6c1e1a1473c89b20c88c97a53be9cda3afd9627b482427/nvidia_curand-10.4.2.66-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "9bb3796a2f6223454b2e326e3d7572c1500cfa4d629de827676b4eeecd30ab0c",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.7.10.12",
+                    "url": "https://files.pythonhosted.org/packages/bc/46/3a9700cc13f30c9279af9a862363535c814fa27597199b21fd93cad66237/nvidia_cusparse-12.7.10.12-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "25907c75e4db1581685f06f61cc6cdecc04611765516a52373e0a18ebd69fa00",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.2.0.11",
+                    "url": "https://files.pythonhosted.org/packages/e4/a4/90f7ade9992190788658c3c285f196fdb9bcc3a5bb93a325c245121d22fd/nvidia_cusolver-12.2.0.11-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "fab5778f6769947389a1a6abc07e635576825a08c0ffc68c3ae7f1392c794b42",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudnn": [
+                {
+                    "package": "nvidia-cudnn-cu13==9.13.0.50",
+                    "url": "https://files.pythonhosted.org/packages/cf/68/2712854561170b2a81bea7b6b35cc1ae264d9794c0c218986e5c685d45f7/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "2150b4850725d30653ec3e365f0732e3e2e3eb8633cf3bd2d3117628dea8b4f9",
+                    "strip_prefix": "nvidia/cudnn",
+                },
+            ],
+            "nccl": [
+                {
+                    "package": "nvidia-nccl-cu13==2.27.7",
+                    "url": "https://files.pythonhosted.org/packages/f1/3a/dabb10684e60edfaf1a1c9984d12a668bc1091582099d4e03ac5b9983b51/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "b28a524abd8389b76a4a3f133c76a7aaa7005e47fcaa9d9603b90103927a3f93",
+                    "strip_prefix": "nvidia/nccl",
+                },
+            ],
+            "cuobjdump": [
+                {
+                    "package": "nvidia-cuda-cuobjdump==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+        },
+    },
+    "13.0": {
+        "nvcc_version": "13.0.88",
+        # From nvcc 13.0.88 --list-gpu-code (run on the downloaded wheel).
+        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121"],
+        "components": {
+            "nvcc": [
+                {
+                    "package": "nvidia-cuda-nvcc==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/71/8b/a546c12881fffeba927d810598987df25d74b8b241788c7db8dfc93b0173/nvidia_cuda_nvcc-13.0.88-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "56fe502eb77625a12f25172caa3cdddb4e4c8ba2c8c17dba44b164761b380f03",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-nvvm==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/15/b0/ee41e6d1108d959b5097163e7190c2d0f7857dea75606ce358f0275891b4/nvidia_nvvm-13.0.88-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "c5f41ffeb6466944a026dfa5317d7d85355c119bbec279205d22f1869d1054e0",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "crt": [
+                {
+                    "package": "nvidia-cuda-crt==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/05/69/a1ec4d9f0747d85964206feb47bf359f48a2d6af74c0add8abba6efe3dda/nvidia_cuda_crt-13.0.88-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "2c8043c7c9e02492716426e9919fc78d2c5b3b2a7a768a88e952676b08aa55a4",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.0.96",
+                    "url": "https://files.pythonhosted.org/packages/2e/24/d1558f3b68b1d26e706813b1d10aa1d785e4698c425af8db8edc3dced472/nvidia_cuda_runtime-13.0.96-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "7f82250d7782aa23b6cfe765ecc7db554bd3c2870c43f3d1821f1d18aebf0548",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cccl": [
+                {
+                    "package": "nvidia-cuda-cccl==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/ab/fb/0384bb2129bed6b1b39f8e44471c615ab5ab29b7e55817538a1d390d8f84/nvidia_cuda_cccl-13.0.85-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "e0da7ad981f3a8aff08241b5bfc1af868742a63e2762f53a5171c492ef242649",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/c3/68/483a78f5e8f31b08fb1bb671559968c0ca3a065ac7acabfc7cee55214fd6/nvidia_cuda_nvrtc-13.0.88-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "ad9b6d2ead2435f11cbb6868809d2adeeee302e9bb94bcf0539c7a40d80e8575",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/56/7a/123e033aaff487c77107195fa5a2b8686795ca537935a24efae476c41f05/nvidia_nvjitlink-13.0.88-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "13a74f429e23b921c1109976abefacc69835f2f433ebd323d3946e11d804e47b",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvtx": [
+                {
+                    "package": "nvidia-nvtx==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/c2/f3/d86c845465a2723ad7e1e5c36dcd75ddb82898b3f53be47ebd429fb2fa5d/nvidia_nvtx-13.0.85-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "4936d1d6780fbe68db454f5e72a42ff64d1fd6397df9f363ae786930fd5c1cd4",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.1.0.3",
+                    "url": "https://files.pythonhosted.org/packages/e7/44/423ac00af4dd95a5aeb27207e2c0d9b7118702149bf4704c3ddb55bb7429/nvidia_cublas-13.1.0.3-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "ee8722c1f0145ab246bccb9e452153b5e0515fd094c3678df50b2a0888b8b171",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.0.0.61",
+                    "url": "https://files.pythonhosted.org/packages/a8/2f/7b57e29836ea8714f81e9898409196f47d772d5ddedddf1592eadb8ab743/nvidia_cufft-12.0.0.61-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "6c44f692dce8fd5ffd3e3df134b6cdb9c2f72d99cf40b62c32dde45eea9ddad3",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.0.35",
+                    "url": "https://files.pythonhosted.org/packages/a5/9f/be0a41ca4a4917abf5cb9ae0daff1a6060cc5de950aec0396de9f3b52bc5/nvidia_curand-10.4.0.35-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "1aee33a5da6e1db083fe2b90082def8915f30f3248d5896bcec36a579d941bfc",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.6.3.3",
+                    "url": "https://files.pythonhosted.org/packages/fa/18/623c77619c31d62efd55302939756966f3ecc8d724a14dab2b75f1508850/nvidia_cusparse-12.6.3.3-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "2b3c89c88d01ee0e477cb7f82ef60a11a4bcd57b6b87c33f789350b59759360b",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.0.4.66",
+                    "url": "https://files.pythonhosted.org/packages/5f/67/cba3777620cdacb99102da4042883709c41c709f4b6323c10781a9c3aa34/nvidia_cusolver-12.0.4.66-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "0a759da5dea5c0ea10fd307de75cdeb59e7ea4fcb8add0924859b944babf1112",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudnn": [
+                {
+                    "package": "nvidia-cudnn-cu13==9.13.0.50",
+                    "url": "https://files.pythonhosted.org/packages/cf/68/2712854561170b2a81bea7b6b35cc1ae264d9794c0c218986e5c685d45f7/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "2150b4850725d30653ec3e365f0732e3e2e3eb8633cf3bd2d3117628dea8b4f9",
+                    "strip_prefix": "nvidia/cudnn",
+                },
+            ],
+            "nccl": [
+                {
+                    "package": "nvidia-nccl-cu13==2.27.7",
+                    "url": "https://files.pythonhosted.org/packages/f1/3a/dabb10684e60edfaf1a1c9984d12a668bc1091582099d4e03ac5b9983b51/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "b28a524abd8389b76a4a3f133c76a7aaa7005e47fcaa9d9603b90103927a3f93",
+                    "strip_prefix": "nvidia/nccl",
+                },
+            ],
+            "cuobjdump": [
+                # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
+                {
+                    "package": "nvidia-cuda-cuobjdump==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+        },
+    },
+    "12.9": {
+        "nvcc_version": "12.9.86",
+        # From NVIDIA's CUDA 12.9 release notes (nvcc 12.9 is not on PyPI, so it was not run here).
+        "supported": ["sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_101", "sm_103", "sm_120", "sm_121"],
+        "components": {
+            "nvcc": [
+                # No CUDA 12 wheel carries nvcc (nvidia-cuda-nvcc-cu12 has ptxas only): the redist archive.
+                # sha256 from NVIDIA's redistrib_12.9.1.json.
+                {
+                    "url": "https://developer.download.nvidia.com/compute/cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.9.86-archive.tar.xz",
+                    "sha256": "7a1a5b652e5ef85c82b721d10672fc9a2dbaab44e9bd3c65a69517bf53998c35",
+                    "strip_prefix": "cuda_nvcc-linux-x86_64-12.9.86-archive",
+                },
+            ],
+            "crt": [
+                {
+                    "package": "nvidia-cuda-nvcc-cu12==12.9.86",
+                    "url": "https://files.pythonhosted.org/packages/25/48/b54a06168a2190572a312bfe4ce443687773eb61367ced31e064953dd2f7/nvidia_cuda_nvcc_cu12-12.9.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "5d6a0d32fdc7ea39917c20065614ae93add6f577d840233237ff08e9a38f58f0",
+                    "strip_prefix": "nvidia/cuda_nvcc",
+                },
+            ],
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/bc/46/a92db19b8309581092a3add7e6fceb4c301a3fd233969856a8cbf042cd3c/nvidia_cuda_runtime_cu12-12.9.79-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "25bba2dfb01d48a9b59ca474a1ac43c6ebf7011f1b0b8cc44f54eb6ac48a96c3",
+                    "strip_prefix": "nvidia/cuda_runtime",
+                },
+            ],
+            "cccl": [
+                {
+                    "package": "nvidia-cuda-cccl-cu12==12.9.27",
+                    "url": "https://files.pythonhosted.org/packages/18/2a/d4cd8506d2044e082f8cd921be57392e6a9b5ccd3ffdf050362430a3d5d5/nvidia_cuda_cccl_cu12-12.9.27-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "37869e17ce2e1ecec6eddf1927cca0f8c34e64fd848d40453df559091e2d7117",
+                    "strip_prefix": "nvidia/cuda_cccl",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc-cu12==12.9.86",
+                    "url": "https://files.pythonhosted.org/packages/b8/85/e4af82cc9202023862090bfca4ea827d533329e925c758f0cde964cb54b7/nvidia_cuda_nvrtc_cu12-12.9.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "210cf05005a447e29214e9ce50851e83fc5f4358df8b453155d5e1918094dcb4",
+                    "strip_prefix": "nvidia/cuda_nvrtc",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink-cu12==12.9.86",
+                    "url": "https://files.pythonhosted.org/packages/46/0c/c75bbfb967457a0b7670b8ad267bfc4fffdf341c074e0a80db06c24ccfd4/nvidia_nvjitlink_cu12-12.9.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "e3f1171dbdc83c5932a45f0f4c99180a70de9bd2718c1ab77d14104f6d7147f9",
+                    "strip_prefix": "nvidia/nvjitlink",
+                },
+            ],
+            "nvtx": [
+                {
+                    "package": "nvidia-nvtx-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/86/ed/bb230dce7741f2778ba2ae3e8778fdb8bc58eee9fd95f07bf7b2d18e8081/nvidia_nvtx_cu12-12.9.79-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "fec150986817f2b4e7eed72ed059f2dcb9ba3856b9a96134e448eac946a6952f",
+                    "strip_prefix": "nvidia/nvtx",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas-cu12==12.9.1.4",
+                    "url": "https://files.pythonhosted.org/packages/77/3c/aa88abe01f3be3d1f8f787d1d33dc83e76fec05945f9a28fbb41cfb99cd5/nvidia_cublas_cu12-12.9.1.4-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "453611eb21a7c1f2c2156ed9f3a45b691deda0440ec550860290dc901af5b4c2",
+                    "strip_prefix": "nvidia/cublas",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft-cu12==11.4.1.4",
+                    "url": "https://files.pythonhosted.org/packages/95/f4/61e6996dd20481ee834f57a8e9dca28b1869366a135e0d42e2aa8493bdd4/nvidia_cufft_cu12-11.4.1.4-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "c67884f2a7d276b4b80eb56a79322a95df592ae5e765cf1243693365ccab4e28",
+                    "strip_prefix": "nvidia/cufft",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand-cu12==10.3.10.19",
+                    "url": "https://files.pythonhosted.org/packages/31/44/193a0e171750ca9f8320626e8a1f2381e4077a65e69e2fb9708bd479e34a/nvidia_curand_cu12-10.3.10.19-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "49b274db4780d421bd2ccd362e1415c13887c53c214f0d4b761752b8f9f6aa1e",
+                    "strip_prefix": "nvidia/curand",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse-cu12==12.5.10.65",
+                    "url": "https://files.pythonhosted.org/packages/12/46/b0fd4b04f86577921feb97d8e2cf028afe04f614d17fb5013de9282c9216/nvidia_cusparse_cu12-12.5.10.65-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "73060ce019ac064a057267c585bf1fd5a353734151f87472ff02b2c5c9984e78",
+                    "strip_prefix": "nvidia/cusparse",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver-cu12==11.7.5.82",
+                    "url": "https://files.pythonhosted.org/packages/33/40/79b0c64d44d6c166c0964ec1d803d067f4a145cca23e23925fd351d0e642/nvidia_cusolver_cu12-11.7.5.82-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "15da72d1340d29b5b3cf3fd100e3cd53421dde36002eda6ed93811af63c40d88",
+                    "strip_prefix": "nvidia/cusolver",
+                },
+            ],
+            "cudnn": [
+                {
+                    "package": "nvidia-cudnn-cu12==9.13.0.50",
+                    "url": "https://files.pythonhosted.org/packages/01/5e/0d51f58ecfae1529c07e1793eda8296bd8a9484e1e3e621ff813cc261d35/nvidia_cudnn_cu12-9.13.0.50-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "1c4de1b94c30d2411f6a64861b623e7cfb6ea469860c7fa3541476e0a5014ee3",
+                    "strip_prefix": "nvidia/cudnn",
+                },
+            ],
+            "nccl": [
+                {
+                    "package": "nvidia-nccl-cu12==2.27.7",
+                    "url": "https://files.pythonhosted.org/packages/c4/cb/2cf5b8e6a669c90ac6410c3a9d86881308492765b6744de5d0ce75089999/nvidia_nccl_cu12-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "de5ba5562f08029a19cb1cd659404b18411ed0d6c90ac5f52f30bf99ad5809aa",
+                    "strip_prefix": "nvidia/nccl",
+                },
+            ],
+            "cuobjdump": [
+                # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
+                {
+                    "package": "nvidia-cuda-cuobjdump==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+        },
+    },
+}
