@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what rules_cuda_go needs on a Debian bookworm machine with no access to GitHub or
-# bcr.bazel.build: Bazel 7.7 (Debian sid's offline-packaged bazel-bootstrap), the CUDA toolkit
-# (bookworm non-free nvidia-cuda-toolkit 11.8) and a C/C++ compiler. Run as root; bazelw calls it.
+# bcr.bazel.build: Bazel 7.7 (Debian sid's offline-packaged bazel-bootstrap), Go 1.26, and always a
+# C/C++ compiler plus unzip and xz-utils (the CUDA toolkit Bazel downloads needs a host compiler).
+# `cuda` adds a local CUDA toolkit (bookworm non-free nvidia-cuda-toolkit 11.8), needed only for
+# builds with --cuda_version=local. Run as root; bazelw calls it.
 #
-# Usage: tools/install-debian.sh [bazel] [cuda] [go]   (no argument: all three)
+# Usage: tools/install-debian.sh [bazel] [cuda] [go]   (no argument: bazel and go)
 set -euo pipefail
 
 want_bazel=0 want_cuda=0 want_go=0
-[ $# -eq 0 ] && set -- bazel cuda go
+[ $# -eq 0 ] && set -- bazel go
 for w in "$@"; do
   case "$w" in
     bazel) want_bazel=1 ;;
@@ -31,7 +33,7 @@ fi
 mirror=${RULES_CUDA_GO_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 export DEBIAN_FRONTEND=noninteractive
 
-# Sources: bookworm with non-free (CUDA) and sid (Bazel 7.7), sid pinned low so only what is asked for comes from it.
+# Sources: bookworm with non-free (the local CUDA toolkit) and sid (Bazel 7.7), sid pinned low so only what is asked for comes from it.
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 cat >/etc/apt/sources.list.d/rules_cuda_go.list <<SRC
 deb [signed-by=$key] $mirror bookworm contrib non-free non-free-firmware
@@ -54,9 +56,9 @@ PIN
 echo "install-debian.sh: apt-get update" >&2
 apt-get update -qq
 
-base=(build-essential g++ git python3 unzip zip ca-certificates)
+base=(build-essential g++ git python3 unzip zip ca-certificates xz-utils)
 if [ $want_cuda -eq 1 ]; then
-  echo "install-debian.sh: installing the CUDA toolkit (nvidia-cuda-toolkit from bookworm non-free, ~1.7 GB)" >&2
+  echo "install-debian.sh: installing the local CUDA toolkit (nvidia-cuda-toolkit 11.8 from bookworm non-free, ~1.7 GB)" >&2
   apt-get install -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
 else
   apt-get install -y -qq "${base[@]}" >/dev/null

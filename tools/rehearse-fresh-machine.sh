@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rehearses a fresh machine: debootstrap a minimal Debian bookworm, clone this repository's main
-# into it, and run .ci/run there (as root, which installs everything through ./bazelw), after
-# checking that ./bazelw as a non-root user stops with a message saying what to install.
+# into it, and run .ci/run there (as root, which installs Bazel, Go and a compiler through ./bazelw;
+# Bazel downloads the CUDA toolkit itself), after checking that ./bazelw as a non-root user stops
+# with a message saying what to install. After the first run it prints how much Bazel downloaded.
 # Usage (as root, on Debian): tools/rehearse-fresh-machine.sh [DIR]   (default /tmp/fresh-bookworm)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,5 +30,12 @@ if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
   in_chroot "update-ca-certificates >/dev/null"
 fi
 time in_chroot "cd /src && bash .ci/run"
+echo "== what Bazel downloaded and unpacked in the first run (repository cache; the main workspace's external/; the output user root, all workspaces)"
+# The repository cache holds every archive Bazel downloaded (the hermetic CUDA toolkit's wheels among
+# them), once, shared by the workspaces; external/ holds them unpacked.
+# shellcheck disable=SC2016 # expanded inside the chroot
+in_chroot 'cd /src && rc=$(BAZELW_QUIET=1 ./bazelw info repository_cache) && ob=$(BAZELW_QUIET=1 ./bazelw info output_base) &&
+  du -sh "$rc" "$ob/external" "$(dirname "$ob")" && echo "largest external repositories:" &&
+  du -sm "$ob"/external/*/ 2>/dev/null | sort -rn | head -n 8' || echo "(could not measure the download size)"
 echo "== second run"
 time in_chroot "cd /src && ./bazelw test //tests:all && ./bazelw test --config=workspace //tests:all"
