@@ -2,8 +2,9 @@ package resolver
 
 import (
 	"errors"
-	"strconv"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // bzlCandidates are the tokens BzlTable tries: every arch string PyTorch
@@ -32,8 +33,9 @@ func bzlCandidates() []string {
 // TORCH_CUDA_ARCH_LIST at analysis time with the semantics of Resolve,
 // without re-implementing them. It defines
 //
-//   - TOKENS: every single token (a piece between ';'/whitespace) that
-//     Resolve accepts with opt, mapped to its flags (computed by Resolve);
+//   - SEPARATORS: Separators, the characters that split a spec into tokens;
+//   - TOKENS: every single token (a piece between separators) that Resolve
+//     accepts with opt, mapped to its flags (computed by Resolve);
 //   - UNSUPPORTED: tokens PyTorch accepts but opt.Supported cannot build,
 //     mapped to the error message (only when opt.Supported is non-nil);
 //   - ACCEPTED: a one-line description of accepted input.
@@ -55,13 +57,15 @@ func BzlTable(opt Options) string {
 		b.WriteString("# No nvcc code list given: every arch PyTorch 2.11 knows is accepted.\n")
 	}
 	b.WriteString(`#
-# To resolve a spec: split it on ';' and whitespace and drop empty pieces.
-# No pieces: error "empty arch list". An empty spec, or "native" as the only
-# piece: native mode (the visible GPUs), not covered by this file. Otherwise
-# every piece must be a key of TOKENS (if it is a key of UNSUPPORTED, fail
-# with that message; else fail naming the piece and ACCEPTED), and the flags
-# are sorted(set(TOKENS[piece1] + TOKENS[piece2] + ...)).
+# To resolve a spec: split it at every character of SEPARATORS (';' and ASCII
+# whitespace) and drop empty pieces. No pieces: error "empty arch list". An
+# empty spec, or "native" as the only piece: native mode (the visible GPUs),
+# not covered by this file. Otherwise every piece must be a key of TOKENS (if
+# it is a key of UNSUPPORTED, fail with that message; else fail naming the
+# piece and ACCEPTED), and the flags are
+# sorted(set(TOKENS[piece1] + TOKENS[piece2] + ...)).
 `)
+	b.WriteString("\nSEPARATORS = " + starlarkString(Separators) + "\n")
 	b.WriteString("\nTOKENS = {\n")
 	unsupported := map[string]string{}
 	var unsupportedOrder []string
@@ -77,14 +81,45 @@ func BzlTable(opt Options) string {
 		}
 		quoted := make([]string, len(flags))
 		for i, f := range flags {
-			quoted[i] = strconv.Quote(f)
+			quoted[i] = starlarkString(f)
 		}
-		b.WriteString("    " + strconv.Quote(tok) + ": [" + strings.Join(quoted, ", ") + "],\n")
+		b.WriteString("    " + starlarkString(tok) + ": [" + strings.Join(quoted, ", ") + "],\n")
 	}
 	b.WriteString("}\n\nUNSUPPORTED = {\n")
 	for _, tok := range unsupportedOrder {
-		b.WriteString("    " + strconv.Quote(tok) + ": " + strconv.Quote(unsupported[tok]) + ",\n")
+		b.WriteString("    " + starlarkString(tok) + ": " + starlarkString(unsupported[tok]) + ",\n")
 	}
-	b.WriteString("}\n\nACCEPTED = " + strconv.Quote(accepted) + "\n")
+	b.WriteString("}\n\nACCEPTED = " + starlarkString(accepted) + "\n")
+	return b.String()
+}
+
+// starlarkString returns s as a double-quoted Starlark string literal. Besides
+// \\ and \", it uses only the escapes every Bazel version reads: \t, \n, \r
+// and three-digit octal (\013 for a vertical tab) for other control
+// characters and for bytes that are not UTF-8. Go's strconv.Unquote reads the
+// result back.
+func starlarkString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '"':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f || (r == utf8.RuneError && size == 1):
+			fmt.Fprintf(&b, `\%03o`, s[i])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
 	return b.String()
 }

@@ -1,7 +1,8 @@
 // Package resolver turns a TORCH_CUDA_ARCH_LIST value into nvcc -gencode flags
 // with exactly the semantics of PyTorch 2.11's
-// torch.utils.cpp_extension._get_cuda_arch_flags, checks the result against
-// what the local nvcc can build, and finds and queries the CUDA toolkit.
+// torch.utils.cpp_extension._get_cuda_arch_flags, and checks the result against
+// what the local nvcc can build (a list of codes such as package
+// github.com/rules-cuda-go/rules_cuda_go/toolchains/toolkit reads from nvcc).
 //
 // Semantics, as in PyTorch 2.11:
 //
@@ -19,9 +20,9 @@
 //
 // Deliberate differences: empty entries (from leading, trailing or doubled
 // separators) are ignored instead of rejected, and tabs, newlines, carriage
-// returns, vertical tabs and form feeds separate entries like spaces do.
-// PyTorch rejects all of these; everything else PyTorch rejects is rejected
-// here too.
+// returns, vertical tabs and form feeds separate entries like spaces do (the
+// characters of Separators). PyTorch rejects all of these; everything else
+// PyTorch rejects is rejected here too.
 package resolver
 
 import (
@@ -79,7 +80,7 @@ func parseSmallUint(s string) (int, error) {
 type Options struct {
 	// Supported lists the codes the local nvcc can build, as printed by
 	// `nvcc --list-gpu-code` and/or `nvcc --list-gpu-arch` (e.g. "sm_80",
-	// "compute_90"; see ParseGPUCodeList). When non-nil, an entry whose sm_
+	// "compute_90"; see toolkit.ParseGPUCodeList). When non-nil, an entry whose sm_
 	// code, or for +PTX whose compute_ code, the nvcc lacks is an error.
 	// When the list has no compute_ codes at all, PTX support is derived
 	// from the sm_ codes (and, for a list of compute_ codes only, the
@@ -243,14 +244,15 @@ func (e *SpecError) detail() string {
 	return "invalid arch list"
 }
 
-// isSep reports whether r separates entries: ';' and ASCII whitespace.
-// PyTorch itself only knows ';' and ' '.
+// Separators are the characters that separate the entries of a spec: ';' and
+// ASCII whitespace (space, tab, newline, carriage return, vertical tab, form
+// feed). PyTorch itself only knows ';' and ' '. BzlTable writes them to the
+// generated Starlark as SEPARATORS, so that Bazel splits specs the same way.
+const Separators = "; \t\n\r\v\f"
+
+// isSep reports whether r is one of Separators.
 func isSep(r rune) bool {
-	switch r {
-	case ';', ' ', '\t', '\n', '\r', '\v', '\f':
-		return true
-	}
-	return false
+	return strings.ContainsRune(Separators, r)
 }
 
 // tokens splits a spec into the pieces between separators, dropping empty

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/toolchains/toolkit"
 )
 
 func sm(n string) string      { return "-gencode=arch=compute_" + n + ",code=sm_" + n }
@@ -164,21 +166,49 @@ func TestNative(t *testing.T) {
 	}
 }
 
+// nvccTestdata is where the recorded nvcc outputs are: the toolkit package's
+// testdata (a data dependency of this test in Bazel).
+const nvccTestdata = "../toolkit/testdata/"
+
+// readNvccOutput returns a recorded nvcc output, such as
+// "nvcc13_list_gpu_code.txt".
+func readNvccOutput(t testing.TB, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(nvccTestdata + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// readCodes parses recorded nvcc GPU code lists as toolkit.DetectToolkit does
+// and concatenates the codes.
 func readCodes(t testing.TB, files ...string) []string {
 	t.Helper()
 	var all []string
 	for _, f := range files {
-		data, err := os.ReadFile("testdata/" + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		codes, err := ParseGPUCodeList(string(data))
+		codes, err := toolkit.ParseGPUCodeList(readNvccOutput(t, f))
 		if err != nil {
 			t.Fatal(err)
 		}
 		all = append(all, codes...)
 	}
 	return all
+}
+
+// TestKnownGPUCodesAsSupported: the toolkit's table answer for an nvcc too old
+// to list its codes works as Options.Supported.
+func TestKnownGPUCodesAsSupported(t *testing.T) {
+	codes, ok := toolkit.KnownGPUCodes(toolkit.Version{Major: 10, Minor: 2})
+	if !ok {
+		t.Fatal("no table for 10.2")
+	}
+	if _, err := Resolve("Turing;Kepler", Options{Supported: codes}); err != nil {
+		t.Errorf("10.2 table rejects Turing;Kepler: %v", err)
+	}
+	if _, err := Resolve("Ampere", Options{Supported: codes}); err == nil {
+		t.Error("10.2 table accepts Ampere")
+	}
 }
 
 func TestSupported(t *testing.T) {

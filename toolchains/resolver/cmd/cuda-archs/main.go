@@ -11,8 +11,9 @@
 // cap the GPUs' capabilities in native mode. --explain prints how each
 // entry resolves; --bzl prints the Starlark token table (see
 // resolver.BzlTable) and takes no ARCH_LIST. --detect finds the local CUDA
-// toolkit (see resolver.DetectToolkit) and prints it as JSON; the local_cuda
-// repository rule uses it.
+// toolkit (see toolkit.DetectToolkit: nvcc, its version and codes, the root,
+// include directories, libraries by role and cuobjdump) and prints it as JSON;
+// the local_cuda repository rule uses it.
 //
 // Exit status: 0 on success; 2 for invalid input (one line on stderr,
 // starting "cuda-archs: ") or bad usage (with the usage text); 1 if the
@@ -32,6 +33,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/rules-cuda-go/rules_cuda_go/toolchains/resolver"
+	"github.com/rules-cuda-go/rules_cuda_go/toolchains/toolkit"
 )
 
 const usage = `usage: cuda-archs [flags] [ARCH_LIST]
@@ -142,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func options(set map[string]bool, supported, supportedFile, gpus string) (resolver.Options, error) {
 	var opt resolver.Options
 	if set["supported"] {
-		codes, err := resolver.ParseGPUCodeList(supported)
+		codes, err := toolkit.ParseGPUCodeList(supported)
 		if err != nil {
 			return opt, fmt.Errorf("--supported: %w", err)
 		}
@@ -153,7 +155,7 @@ func options(set map[string]bool, supported, supportedFile, gpus string) (resolv
 		if err != nil {
 			return opt, fmt.Errorf("--supported-file: %w", err)
 		}
-		codes, err := resolver.ParseGPUCodeList(string(data))
+		codes, err := toolkit.ParseGPUCodeList(string(data))
 		if err != nil {
 			return opt, fmt.Errorf("--supported-file %s: %w", supportedFile, err)
 		}
@@ -209,10 +211,10 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
-// runDetect prints resolver.DetectToolkit's result as JSON. A missing toolkit is a result (its
+// runDetect prints toolkit.DetectToolkit's result as JSON. A missing toolkit is a result (its
 // "error" field says where we looked), not a failure; an nvcc that does not work is a failure.
 func runDetect(stdout, stderr io.Writer) int {
-	tk, err := resolver.DetectToolkit(os.Getenv)
+	tk, err := toolkit.DetectToolkit(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "cuda-archs: %s\n", oneLine(err.Error()))
 		return 1

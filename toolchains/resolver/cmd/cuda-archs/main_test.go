@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +40,7 @@ const (
 func lines(l ...string) string { return strings.Join(l, "\n") + "\n" }
 
 func TestRunOK(t *testing.T) {
-	code13 := filepath.Join("..", "..", "testdata", "nvcc13_list_gpu_code.txt")
+	code13 := filepath.Join("..", "..", "..", "toolkit", "testdata", "nvcc13_list_gpu_code.txt")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -61,7 +62,7 @@ func TestRunOK(t *testing.T) {
 }
 
 func TestRunInvalid(t *testing.T) {
-	code13 := filepath.Join("..", "..", "testdata", "nvcc13_list_gpu_code.txt")
+	code13 := filepath.Join("..", "..", "..", "toolkit", "testdata", "nvcc13_list_gpu_code.txt")
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -140,6 +141,45 @@ func TestRunBzl(t *testing.T) {
 	code, out, _ = runCLI("--bzl", "--supported", "sm_80,sm_90")
 	if code != 0 || !strings.Contains(out, "\n    \"3.5\": \"CUDA arch") || strings.Contains(out, "\n    \"3.5\": [") {
 		t.Errorf("--bzl --supported = %d, %q", code, out)
+	}
+}
+
+// TestRunDetect: --detect prints the toolkit named by CUDA_PATH (searched
+// first) as JSON.
+func TestRunDetect(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"bin/nvcc":                 "#!/bin/sh\ncase \"$1\" in\n--version) echo 'Cuda compilation tools, release 13.0, V13.0.88' ;;\n--list-gpu-code) printf 'sm_80\\nsm_90\\n' ;;\n*) exit 1 ;;\nesac\n",
+		"include/cuda_runtime.h":   "",
+		"lib64/libcudart_static.a": "",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("CUDA_PATH", root)
+	code, out, errOut := runCLI("--detect")
+	var got struct {
+		Nvcc, Version, Root, Include string
+		Supported                    []string
+		Libraries                    map[string]string
+	}
+	if code != 0 || errOut != "" || json.Unmarshal([]byte(out), &got) != nil {
+		t.Fatalf("--detect = %d, stderr %q, stdout %q", code, errOut, out)
+	}
+	if got.Nvcc != root+"/bin/nvcc" || got.Version != "13.0.88" || got.Root != root || got.Include != root+"/include" ||
+		strings.Join(got.Supported, ",") != "sm_80,sm_90" || got.Libraries["cudart_static"] != root+"/lib64/libcudart_static.a" {
+		t.Errorf("--detect = %s", out)
+	}
+	if code, _, errOut := runCLI("--detect", "8.0"); code != 2 || !strings.Contains(errOut, "--detect takes no") {
+		t.Errorf("--detect 8.0 = %d, %q", code, errOut)
 	}
 }
 

@@ -1,4 +1,4 @@
-package resolver
+package toolkit
 
 import (
 	"errors"
@@ -15,6 +15,20 @@ func readTestdata(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// readCodes parses testdata files of nvcc GPU code lists and concatenates the codes.
+func readCodes(t testing.TB, files ...string) []string {
+	t.Helper()
+	var all []string
+	for _, f := range files {
+		codes, err := ParseGPUCodeList(readTestdata(t, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, codes...)
+	}
+	return all
 }
 
 func TestParseNvccVersion(t *testing.T) {
@@ -153,14 +167,6 @@ func TestKnownGPUCodes(t *testing.T) {
 		if codes, ok := KnownGPUCodes(v); ok {
 			t.Errorf("KnownGPUCodes(%v) = %q, want unknown", v, codes)
 		}
-	}
-	// A table answer works as Options.Supported.
-	codes, _ := KnownGPUCodes(Version{10, 2, 0})
-	if _, err := Resolve("Turing;Kepler", Options{Supported: codes}); err != nil {
-		t.Errorf("10.2 table rejects Turing;Kepler: %v", err)
-	}
-	if _, err := Resolve("Ampere", Options{Supported: codes}); err == nil {
-		t.Error("10.2 table accepts Ampere")
 	}
 }
 

@@ -1,4 +1,4 @@
-package resolver
+package toolkit
 
 import (
 	"fmt"
@@ -36,6 +36,11 @@ func (e *NvccNotFoundError) Error() string {
 // file with an execute bit). It returns the first hit and the paths tried up
 // to and including it, or a *NvccNotFoundError listing every path tried.
 func FindNvcc(env func(string) string, isExecutable func(string) bool) (path string, searched []string, err error) {
+	return findNvcc(env, isExecutable, systemLayout.nvccFallbacks)
+}
+
+// findNvcc is FindNvcc with the paths tried after $PATH given.
+func findNvcc(env func(string) string, isExecutable func(string) bool, fallbacks []string) (path string, searched []string, err error) {
 	if env == nil {
 		env = os.Getenv
 	}
@@ -59,7 +64,7 @@ func FindNvcc(env func(string) string, isExecutable func(string) bool) (path str
 	} else {
 		unset = append(unset, "PATH")
 	}
-	candidates = append(candidates, "/usr/local/cuda/bin/nvcc", "/usr/lib/nvidia-cuda-toolkit/bin/nvcc")
+	candidates = append(candidates, fallbacks...)
 	seen := map[string]bool{}
 	for _, c := range candidates {
 		if seen[c] {
