@@ -22,6 +22,9 @@ def go_dependencies():
     go_repository(
         name = "org_gorgonia_cu",
         importpath = "gorgonia.org/cu",
+        # Links the driver API through a stub, not -lcuda (see third_party/gorgonia_cu).
+        patch_args = ["-p1"],
+        patches = ["//third_party/gorgonia_cu:cdeps.patch"],
         sum = "h1:m9gAnB9rWDVQACVwavCfQSVNtgLKtrDXRExybwQu9YY=",
         version = "v0.9.6",
     )

@@ -185,7 +185,8 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
     _headers("headers")
     if component == "cudart":
         cc_library(name = "cuda_headers", deps = [":headers"] + ([crt] if crt else []))
-        cuda_driver_stub("cuda_driver", toolkit, ":cuda_headers", driver_stub)
+        # cuda.h is in this component's own headers; the stub needs nothing else.
+        cuda_driver_stub("cuda_driver", toolkit, ":headers", driver_stub)
         cuda_headers = ":cuda_headers"
     if component in ["crt", "cccl", "nvtx"]:
         return

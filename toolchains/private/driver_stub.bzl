@@ -7,20 +7,25 @@ _CUDA_ERROR_STUB_LIBRARY = 34
 def driver_api_functions(cuda_h):
     """The function names a libcuda link stub must define, from the text of cuda.h.
 
-    Every `CUDAAPI cuXxx(` declaration and the targets of `#define cuXxx cuXxx_v2` renames.
+    Every `CUDAAPI cuXxx(` declaration (also split after CUDAAPI over two lines) and the targets
+    of `#define cuXxx cuXxx_v2` renames.
     """
     names = {}
+    pending = False  # The previous line was "CUresult CUDAAPI", the name starts this one.
     for line in cuda_h.splitlines():
         line = line.strip()
-        if "CUDAAPI cu" in line and "(" in line:
-            rest = line.split("CUDAAPI ", 1)[1]
-            name = rest.split("(", 1)[0].strip()
-            if name.startswith("cu") and name.replace("_", "").isalnum():
-                names[name] = True
+        name = ""
+        if pending:
+            name = line.split("(", 1)[0].strip()
+        elif "CUDAAPI cu" in line and "(" in line:
+            name = line.split("CUDAAPI ", 1)[1].split("(", 1)[0].strip()
         elif line.startswith("#define cu"):
             parts = [p for p in line.replace("\t", " ").split(" ") if p]
-            if len(parts) == 3 and parts[2].startswith("cu") and parts[2].replace("_", "").isalnum():
-                names[parts[2]] = True
+            if len(parts) == 3:
+                name = parts[2]
+        pending = line.endswith(" CUDAAPI") and not line.startswith("*")
+        if name.startswith("cu") and name.replace("_", "").isalnum():
+            names[name] = True
     return sorted(names.keys())
 
 def write_driver_stub(rctx, cuda_h):
