@@ -120,7 +120,7 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
             name = name,
             srcs = files,
             linkopts = lib.linkopts,
-            deps = [headers, cuda_headers] + [dep_labels.get(d, ":" + d) for d in lib.deps],
+            deps = {d: True for d in [headers, cuda_headers] + [dep_labels.get(d, ":" + d) for d in lib.deps]}.keys(),
             visibility = ["//visibility:public"],
         )
 
