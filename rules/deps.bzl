@@ -2,7 +2,11 @@
 
 load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")
 load("@bazel_tools//tools/build_defs/repo:utils.bzl", "maybe")
-load("//toolchains:repositories.bzl", "cuda_toolkit_repositories")
+load("//toolchains:repositories.bzl", "cuda_toolkit_repositories", _cuda_redist_manifest = "cuda_redist_manifest")
+
+# A toolkit from an NVIDIA redistrib_<version>.json manifest: declare it, load TOOLKIT from its
+# toolkit.bzl and pass it to rules_cuda_go_toolchains(extra = {...}) (see cuda_redist_manifest.bzl).
+cuda_redist_manifest = _cuda_redist_manifest
 
 def rules_cuda_go_dependencies():
     """Declares rules_go and gazelle (and skylib) unless the WORKSPACE already declared them.
@@ -27,7 +31,7 @@ def rules_cuda_go_dependencies():
         urls = ["https://github.com/bazelbuild/bazel-skylib/releases/download/1.8.1/bazel-skylib-1.8.1.tar.gz"],
     )
 
-def rules_cuda_go_toolchains(mirrors = []):
+def rules_cuda_go_toolchains(mirrors = [], extra = {}):
     """Declares the CUDA toolkits and the @cuda hub, and registers their toolchains.
 
     The pinned toolkits (toolchains/versions.bzl) are downloaded only when a target needs them;
@@ -37,8 +41,11 @@ def rules_cuda_go_toolchains(mirrors = []):
 
     Args:
       mirrors: URL prefixes tried before each archive's own URL (prefix + the URL's path).
+      extra: more toolkits, cuda_version -> spec: the TOOLKIT of a cuda_redist_manifest
+        repository's toolkit.bzl (what the cuda extension's redist tag declares in bzlmod), e.g.
+        {"12.8": TOOLKIT}; --@rules_cuda_go//toolchains:cuda_version=12.8 selects it.
     """
     if native.existing_rule("cuda"):
         return
-    cuda_toolkit_repositories(mirrors = mirrors)
+    cuda_toolkit_repositories(extra = extra, mirrors = mirrors)
     native.register_toolchains("@cuda//:all")

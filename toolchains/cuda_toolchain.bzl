@@ -6,7 +6,8 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:providers.bzl", "CudaToolchainInfo")
 
 def _cc(target):
-    return target[CcInfo] if target else None
+    """The target's CcInfo; None without one (a library the toolkit lacks: see components.bzl)."""
+    return target[CcInfo] if target and CcInfo in target else None
 
 def _cuda_toolchain_impl(ctx):
     nvcc = ctx.executable.nvcc if ctx.attr.nvcc else None
@@ -40,9 +41,9 @@ cuda_toolchain = rule(
         "nvcc": attr.label(allow_single_file = True, executable = True, cfg = "exec", doc = "nvcc; absent when there is no toolkit."),
         "compiler_files": attr.label_list(allow_files = True, cfg = "exec", doc = "Everything nvcc reads besides the headers (bin/, nvvm/)."),
         "headers": attr.label_list(providers = [CcInfo], doc = "Headers every CUDA compile sees: the runtime's (cuda_runtime.h, crt/) and CCCL's."),
-        "cudart_static": attr.label(providers = [CcInfo], doc = "libcudart_static.a."),
-        "cudart_shared": attr.label(providers = [CcInfo], doc = "libcudart.so."),
-        "cudadevrt": attr.label(providers = [CcInfo], doc = "libcudadevrt.a, for relocatable device code."),
+        "cudart_static": attr.label(doc = "libcudart_static.a (CcInfo); a target without CcInfo where the toolkit lacks it."),
+        "cudart_shared": attr.label(doc = "libcudart.so (CcInfo); a target without CcInfo where the toolkit lacks it."),
+        "cudadevrt": attr.label(doc = "libcudadevrt.a (CcInfo), for relocatable device code; a target without CcInfo where the toolkit lacks it."),
         "missing_message": attr.string(doc = "Why there is no toolkit, where we looked, how to fix it."),
         "toolkit": attr.string(doc = "The toolkit, for messages: 'CUDA 13.2 (pinned)'."),
         "version": attr.string(doc = "nvcc's version, e.g. 13.2.86."),

@@ -12,20 +12,7 @@ A redist toolkit is selected like a pinned one: --@rules_cuda_go//toolchains:cud
 """
 
 load("//toolchains:repositories.bzl", "cuda_toolkit_repositories")
-load("//toolchains/private:redist.bzl", "toolkit_from_redist")
-
-def _manifest(mctx, tag):
-    """Reads a redist manifest from a label or URL; returns (decoded JSON, base URL)."""
-    if tag.manifest_file:
-        path = mctx.path(tag.manifest_file)
-        base = tag.base_url or "file://%s/" % path.dirname
-        return json.decode(mctx.read(path)), base
-    if not tag.manifest:
-        fail("cuda.redist(name = %r): give manifest (a URL) or manifest_file (a label)" % tag.name)
-    out = "redist_%s.json" % tag.name
-    mctx.download(url = tag.manifest, output = out, sha256 = tag.sha256)
-    base = tag.base_url or tag.manifest.rpartition("/")[0] + "/"
-    return json.decode(mctx.read(out)), base
+load("//toolchains/private:redist.bzl", "read_redist_manifest", "toolkit_from_redist")
 
 def _cuda_impl(mctx):
     extra, mirrors = {}, []
@@ -33,7 +20,15 @@ def _cuda_impl(mctx):
         for tag in mod.tags.redist:
             if tag.name in extra:
                 fail("cuda.redist: the toolkit name %r is declared twice" % tag.name)
-            manifest, base = _manifest(mctx, tag)
+            manifest, base = read_redist_manifest(
+                mctx,
+                "cuda.redist(name = %r)" % tag.name,
+                manifest = tag.manifest,
+                manifest_file = tag.manifest_file,
+                sha256 = tag.sha256,
+                base_url = tag.base_url,
+                output = "redist_%s.json" % tag.name,
+            )
             extra[tag.name] = toolkit_from_redist(manifest, base, "CUDA " + tag.name)
         for tag in mod.tags.mirror:
             mirrors.extend(tag.urls)

@@ -13,9 +13,13 @@ load("//toolchains/private:components.bzl", "cross_component_deps")
 load("//toolchains/private:cuda_component.bzl", "cuda_component")
 load("//toolchains/private:cuda_gpus.bzl", "cuda_gpus")
 load("//toolchains/private:cuda_hub.bzl", "cuda_hub")
+load("//toolchains/private:cuda_redist_manifest.bzl", _cuda_redist_manifest = "cuda_redist_manifest")
 load("//toolchains/private:cuda_toolkit_config.bzl", "cuda_toolkit_config")
 load("//toolchains/private:cuda_tools.bzl", "cuda_tools")
 load("//toolchains/private:local_cuda.bzl", "local_cuda")
+
+# WORKSPACE mode's counterpart of the cuda extension's redist tag (rules/deps.bzl re-exports it).
+cuda_redist_manifest = _cuda_redist_manifest
 
 # What every toolkit needs to compile anything.
 _REQUIRED = ["nvcc", "crt", "cudart", "cccl"]

@@ -4,6 +4,12 @@
 # newer GPUs to JIT from. Documented in README.md.
 DEFAULT_ARCH_SPEC = "8.0;9.0+PTX"
 
+def words(text):
+    """text split at whitespace, empty pieces dropped (Starlark's split() needs a separator)."""
+    for ws in ["\t", "\r", "\n"]:
+        text = text.replace(ws, " ")
+    return [w for w in text.split(" ") if w]
+
 def configure_archs(rctx, tool, gpus_json, supported):
     """Writes archs.bzl (the resolver's token table for this nvcc) and returns what "auto" means.
 
@@ -30,7 +36,7 @@ def configure_archs(rctx, tool, gpus_json, supported):
     if gpus:
         res = rctx.execute([tool, "--gpus", ",".join(gpus)] + sup_args + ["native"], timeout = 60)
         if res.return_code == 0:
-            native_flags = res.stdout.split()
+            native_flags = words(res.stdout)
         else:
             native_error = res.stderr.strip()
     else:

@@ -124,6 +124,10 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
             visibility = ["//visibility:public"],
         )
 
+# The runtime libraries cu_library links, which the toolchain (cuda_toolkit_config.bzl) takes from
+# the cudart component as toolchain_<name>.
+_TOOLCHAIN_LIBRARIES = ["cudart_static", "cudart_shared", "cudadevrt"]
+
 def _headers(name, deps = []):
     cccl = native.glob(["include/cccl/**"], allow_empty = True)
     cc_library(
@@ -191,3 +195,15 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
     if component in ["crt", "cccl", "nvtx"]:
         return
     cuda_library_targets(component, toolkit, ":headers", cuda_headers, dep_labels)
+    if component == "cudart":
+        # The library, or a target without CcInfo where this toolkit lacks it (a redist toolkit
+        # without libcudart.so): the toolchain then still analyses, and cu_library says what is
+        # missing only when it needs it (e.g. --@rules_cuda_go//toolchains:cudart=shared).
+        native.filegroup(name = "toolchain_absent")
+        for lib_name in _TOOLCHAIN_LIBRARIES:
+            lib = LIBRARIES[lib_name]
+            missing = [p for p in lib.shared + lib.static if not native.glob(["lib/" + p], exclude = ["lib/*.alt.so*"], allow_empty = True)]
+            native.alias(
+                name = "toolchain_" + lib_name,
+                actual = ":toolchain_absent" if missing else ":" + lib_name,
+            )

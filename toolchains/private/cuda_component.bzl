@@ -12,11 +12,16 @@ load(":driver_stub.bzl", "write_driver_stub")
 def _cuda_component_impl(rctx):
     for a in rctx.attr.archives:
         archive = json.decode(a)
+        url = archive["url"]
+
+        # Mirrors stand in for network servers only, not for file:// archives (a local redist
+        # manifest's).
+        mirrored = [m + url.split("://", 1)[1].split("/", 1)[1] for m in rctx.attr.mirrors] if url.startswith(("http://", "https://")) else []
         rctx.download_and_extract(
-            url = [m + archive["url"].split("://", 1)[1].split("/", 1)[1] for m in rctx.attr.mirrors] + [archive["url"]],
+            url = mirrored + [url],
             sha256 = archive["sha256"],
             stripPrefix = archive.get("strip_prefix", ""),
-            type = "zip" if archive["url"].endswith(".whl") else "",
+            type = "zip" if url.endswith(".whl") else "",
         )
     for d in ["bin", "nvvm/bin"]:
         if rctx.path(d).exists:

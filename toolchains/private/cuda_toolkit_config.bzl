@@ -6,7 +6,7 @@ repositories, which are fetched only when the toolchain is used. Where no code l
 (a toolkit declared from a redist manifest) it runs the downloaded nvcc to get one.
 """
 
-load(":arch_config.bzl", "configure_archs")
+load(":arch_config.bzl", "configure_archs", "words")
 
 def _cuda_toolkit_config_impl(rctx):
     supported = rctx.attr.supported
@@ -15,7 +15,7 @@ def _cuda_toolkit_config_impl(rctx):
         res = rctx.execute([nvcc, "--list-gpu-code"], timeout = 120)
         if res.return_code != 0:
             fail("rules_cuda_go: %s --list-gpu-code failed:\n%s" % (nvcc, res.stderr))
-        supported = res.stdout.split()
+        supported = words(res.stdout)
     archs = configure_archs(rctx, rctx.path(rctx.attr.tools), rctx.path(rctx.attr.gpus), supported)
     rctx.file("config.json", json.encode_indent(dict(
         toolkit = rctx.attr.toolkit,
@@ -37,9 +37,9 @@ cuda_toolchain(
     nvcc = "@{nvcc}//:nvcc",
     compiler_files = ["@{nvcc}//:compiler_files"],
     headers = ["@{cudart}//:cuda_headers", "@{cccl}//:headers"],
-    cudart_static = "@{cudart}//:cudart_static",
-    cudart_shared = "@{cudart}//:cudart_shared",
-    cudadevrt = "@{cudart}//:cudadevrt",
+    cudart_static = "@{cudart}//:toolchain_cudart_static",
+    cudart_shared = "@{cudart}//:toolchain_cudart_shared",
+    cudadevrt = "@{cudart}//:toolchain_cudadevrt",
     toolkit = {toolkit_repr},
     version = {version},
     arch_tokens = TOKENS,

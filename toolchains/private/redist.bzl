@@ -28,6 +28,35 @@ _COMPONENTS = {
 
 _PLATFORM = "linux-x86_64"
 
+def read_redist_manifest(ctx, what, manifest = "", manifest_file = None, sha256 = "", base_url = "", output = "redist_manifest.json"):
+    """Reads a redist manifest from a label or a URL; returns (decoded JSON, base URL).
+
+    Shared by the `cuda` module extension (ctx: module_ctx) and the cuda_redist_manifest
+    repository rule (ctx: repository_ctx).
+
+    Args:
+      ctx: a module_ctx or repository_ctx.
+      what: how to name the caller in messages, e.g. 'cuda.redist(name = "12.8")'.
+      manifest: URL of the manifest.
+      manifest_file: the manifest as a label (takes precedence over manifest).
+      sha256: sha256 of the manifest downloaded from `manifest`.
+      base_url: what relative_path entries are relative to; default: the manifest's directory
+        (file://<directory>/ for manifest_file).
+      output: where a downloaded manifest is written.
+
+    Returns:
+      (the decoded manifest, the base URL ending with '/').
+    """
+    if base_url and not base_url.endswith("/"):
+        base_url += "/"
+    if manifest_file:
+        path = ctx.path(manifest_file)
+        return json.decode(ctx.read(path)), base_url or "file://%s/" % path.dirname
+    if not manifest:
+        fail("%s: give manifest (a URL) or manifest_file (a label)" % what)
+    ctx.download(url = manifest, output = output, sha256 = sha256)
+    return json.decode(ctx.read(output)), base_url or manifest.rpartition("/")[0] + "/"
+
 def toolkit_from_redist(manifest, base_url, name):
     """Returns a toolkit spec (the shape of versions.bzl's entries) for a parsed manifest.
 
