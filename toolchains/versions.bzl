@@ -4,7 +4,8 @@ Each component is a list of archives extracted into one repository (@cuda_<versi
 e.g. @cuda_13_2_cublas) with the layout bin/ include/ lib/ nvvm/ after strip_prefix. Archives are
 NVIDIA's wheels on PyPI (files.pythonhosted.org; a wheel is a zip) and, where PyPI has no wheel,
 NVIDIA's redistributable tarballs (developer.download.nvidia.com, the redistrib_<version>.json
-manifests). The sha256 of every wheel is the one PyPI publishes; tools/cuda-pins checks them.
+manifests). The sha256 of every wheel is the one PyPI publishes: `go run ./tools/cudapins check`
+verifies them against PyPI, and `go run ./tools/cudapins wheel NAME==VERSION` prints a new entry.
 
 "supported" is what `nvcc --list-gpu-code` prints for the version; the arch resolver turns it into
 the table that makes arches this nvcc cannot build fail at analysis time.
