@@ -4,6 +4,7 @@ load(":components.bzl", "LIBRARIES", "library_target")
 load(":cuda_missing_library.bzl", "cuda_missing_library")
 
 _VERSION_FLAG = Label("//toolchains:cuda_version")
+_CUDA_DISABLED = Label("//toolchains:cuda_disabled")
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
 # Tools: name -> (component, target).
@@ -34,6 +35,14 @@ def cuda_hub_targets(toolkits):
                "(declare more with the cuda module extension's toolkit or redist tags)") % ", ".join(versions)
     cuda_missing_library(name = "unknown_version", message = unknown)
 
+    # Under --config=cpu every @cuda target is incompatible: what depends on one is skipped by
+    # wildcard builds (and reported if named), and nothing is downloaded.
+    native.cc_library(
+        name = "cuda_disabled",
+        target_compatible_with = [Label("@platforms//:incompatible")],
+        visibility = ["//visibility:private"],
+    )
+
     def pick(name, component, target):
         branches = {}
         for v in versions:
@@ -51,7 +60,11 @@ def cuda_hub_targets(toolkits):
                 )
                 branches[":version_" + v] = ":" + missing
         branches["//conditions:default"] = ":unknown_version"
-        native.alias(name = name, actual = select(branches))
+        native.alias(name = name + "_by_version", actual = select(branches), visibility = ["//visibility:private"])
+        native.alias(name = name, actual = select({
+            _CUDA_DISABLED: ":cuda_disabled",
+            "//conditions:default": ":%s_by_version" % name,
+        }))
 
     for name, lib in LIBRARIES.items():
         pick(name, lib.component, library_target(name))
