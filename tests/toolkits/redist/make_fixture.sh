@@ -155,4 +155,4 @@ for c in cuda_cccl cuda_cudart cuda_nvcc libcublas; do
 done
 json+=$'\n}\n'
 printf '%s' "$json" >"$out/redistrib_fixture.json"
-echo "wrote $out/redistrib_fixture.json and $(cd "$out" && ls -1 ./*/"$platform"/*.tar.xz | wc -l) archives"
+echo "wrote $out/redistrib_fixture.json and ${#names[@]} archives"
