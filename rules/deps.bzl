@@ -31,6 +31,8 @@ def rules_cuda_go_dependencies():
         urls = ["https://github.com/bazelbuild/bazel-skylib/releases/download/1.8.1/bazel-skylib-1.8.1.tar.gz"],
     )
 
+# buildifier: disable=unnamed-macro
+# Declares a fixed set of repositories (@cuda, @cuda_<version>_*, @local_cuda): nothing to name.
 def rules_cuda_go_toolchains(mirrors = [], extra = {}):
     """Declares the CUDA toolkits and the @cuda hub, and registers their toolchains.
 

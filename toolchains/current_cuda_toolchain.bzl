@@ -1,7 +1,5 @@
 """current_cuda_toolchain: the selected CUDA toolchain's nvcc as Make variables, for genrules."""
 
-load("@bazel_skylib//lib:paths.bzl", "paths")
-
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
 def _current_cuda_toolchain_impl(ctx):

@@ -8,7 +8,7 @@ cuda_missing_library that fails at analysis time naming the library and the tool
 every source.
 """
 
-load("@rules_cc//cc:defs.bzl", "cc_library")
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
 load(":cuda_missing_library.bzl", "cuda_missing_library")
 
 def _lib(component, shared = [], static = [], optional = [], deps = [], linkopts = [], target = None, doc = ""):
@@ -70,6 +70,12 @@ def cross_component_deps(component):
     """name -> label, for the deps of a component's libraries that live in other components.
 
     They go through the hub (@cuda//:<name>), which selects the same toolkit.
+
+    Args:
+      component: the component whose libraries are declared.
+
+    Returns:
+      A dict from library name to "@cuda//:<name>".
     """
     out = {}
     for lib in LIBRARIES.values():
@@ -85,6 +91,8 @@ def _advice(name, lib):
                 "redist archives or a local install (--@rules_cuda_go//toolchains:cuda_version=local).") % name.removesuffix("_static")
     return "Select a toolkit that has it with --@rules_cuda_go//toolchains:cuda_version."
 
+# buildifier: disable=unnamed-macro
+# Declares a fixed set of targets named after LIBRARIES.
 def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels = {}):
     """Declares the @cuda//:<name> targets of one component in a toolkit repository.
 
@@ -140,7 +148,14 @@ def _headers(name, deps = []):
     )
 
 def cuda_driver_stub(name, toolkit, cuda_headers, has_stub):
-    """Declares the libcuda link stub (built from stub/cuda_stub.c) or a missing-library target."""
+    """Declares the libcuda link stub (built from stub/cuda_stub.c) or a missing-library target.
+
+    Args:
+      name: the target name.
+      toolkit: the toolkit, for messages.
+      cuda_headers: label of the headers that declare the driver API (cuda.h).
+      has_stub: whether stub/cuda_stub.c was generated.
+    """
     if not has_stub:
         cuda_missing_library(
             name = name,
@@ -148,7 +163,7 @@ def cuda_driver_stub(name, toolkit, cuda_headers, has_stub):
             visibility = ["//visibility:public"],
         )
         return
-    native.cc_binary(
+    cc_binary(
         name = "libcuda.so",
         srcs = ["stub/cuda_stub.c"],
         linkshared = True,
@@ -164,6 +179,8 @@ def cuda_driver_stub(name, toolkit, cuda_headers, has_stub):
         visibility = ["//visibility:public"],
     )
 
+# buildifier: disable=unnamed-macro
+# The whole BUILD file of a component repository.
 def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_labels = {}, driver_stub = False):
     """The BUILD file of a downloaded component repository (see cuda_component.bzl).
 
@@ -175,7 +192,6 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
       dep_labels: name -> label for dependencies in other components.
       driver_stub: whether stub/cuda_stub.c was generated (cudart only).
     """
-    native.package(default_visibility = ["//visibility:public"])
     if component == "nvcc":
         native.filegroup(name = "nvcc", srcs = ["bin/nvcc"])
         native.filegroup(
@@ -189,6 +205,7 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
     _headers("headers")
     if component == "cudart":
         cc_library(name = "cuda_headers", deps = [":headers"] + ([crt] if crt else []))
+
         # cuda.h is in this component's own headers; the stub needs nothing else.
         cuda_driver_stub("cuda_driver", toolkit, ":headers", driver_stub)
         cuda_headers = ":cuda_headers"

@@ -1,5 +1,7 @@
 """cuda_missing_library: stands in for a CUDA library that the selected toolkit does not have."""
 
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+
 def _cuda_missing_library_impl(ctx):
     fail("%s: %s" % (ctx.label, ctx.attr.message))
 

@@ -9,6 +9,12 @@ def driver_api_functions(cuda_h):
 
     Every `CUDAAPI cuXxx(` declaration (also split after CUDAAPI over two lines) and the targets
     of `#define cuXxx cuXxx_v2` renames.
+
+    Args:
+      cuda_h: the text of cuda.h.
+
+    Returns:
+      The sorted function names.
     """
     names = {}
     pending = False  # The previous line was "CUresult CUDAAPI", the name starts this one.
@@ -29,7 +35,15 @@ def driver_api_functions(cuda_h):
     return sorted(names.keys())
 
 def write_driver_stub(rctx, cuda_h):
-    """Writes stub/cuda_stub.c from cuda_h (a path); returns False when there is no cuda.h."""
+    """Writes stub/cuda_stub.c into the repository.
+
+    Args:
+      rctx: the repository_ctx.
+      cuda_h: path of the toolkit's cuda.h.
+
+    Returns:
+      Whether a stub was written (False when there is no cuda.h).
+    """
     if not cuda_h.exists:
         return False
     lines = [

@@ -5,7 +5,14 @@
 GO_CANDIDATES = ["/usr/local/go/bin/go", "/usr/lib/go-1.26/bin/go"]
 
 def find_go(rctx):
-    """Returns the path of a go binary, or fails saying where it looked."""
+    """Finds the host Go, or fails saying where it looked.
+
+    Args:
+      rctx: the repository_ctx.
+
+    Returns:
+      The path of the go binary.
+    """
     goroot = rctx.os.environ.get("GOROOT", "")
     if goroot and rctx.path(goroot + "/bin/go").exists:
         return rctx.path(goroot + "/bin/go")
@@ -28,6 +35,9 @@ def go_build(rctx, pkg, out, cgo = False, env = {}):
       out: the output path (string).
       cgo: whether to enable cgo.
       env: extra environment variables.
+
+    Returns:
+      The exec_result of `go build`.
     """
     src_root = rctx.path(Label("//:go.mod")).dirname
     environment = {"GOFLAGS": "-mod=mod -buildvcs=false", "GOTOOLCHAIN": "local", "CGO_ENABLED": "1" if cgo else "0"}
@@ -42,7 +52,12 @@ def go_build(rctx, pkg, out, cgo = False, env = {}):
     )
 
 def watch_sources(rctx, *dirs):
-    """Re-runs the repository rule when the Go sources of these module directories change."""
+    """Re-runs the repository rule when the Go sources of these module directories change.
+
+    Args:
+      rctx: the repository_ctx.
+      *dirs: directories relative to the module root; missing ones are skipped.
+    """
     src_root = rctx.path(Label("//:go.mod")).dirname
     for d in dirs:
         p = src_root

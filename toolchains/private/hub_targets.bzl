@@ -1,5 +1,6 @@
 """The BUILD file of the @cuda hub (see cuda_hub.bzl)."""
 
+load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":components.bzl", "LIBRARIES", "library_target")
 load(":cuda_missing_library.bzl", "cuda_missing_library")
 
@@ -14,6 +15,8 @@ _TOOLS = {
     "cuobjdump": ("cuobjdump", "cuobjdump"),
 }
 
+# buildifier: disable=unnamed-macro
+# The whole BUILD file of the hub.
 def cuda_hub_targets(toolkits):
     """Declares config settings, toolchains and the library aliases.
 
@@ -21,7 +24,6 @@ def cuda_hub_targets(toolkits):
       toolkits: version -> {config, toolkit, components: {component: repository}}; the local
         toolkit is version "local" with config "local_cuda" and no components (one repository).
     """
-    native.package(default_visibility = ["//visibility:public"])
     versions = sorted(toolkits.keys())
     for v in versions:
         native.config_setting(name = "version_" + v, flag_values = {_VERSION_FLAG: v})
@@ -37,7 +39,7 @@ def cuda_hub_targets(toolkits):
 
     # Under --config=cpu every @cuda target is incompatible: what depends on one is skipped by
     # wildcard builds (and reported if named), and nothing is downloaded.
-    native.cc_library(
+    cc_library(
         name = "cuda_disabled",
         target_compatible_with = [Label("@platforms//:incompatible")],
         visibility = ["//visibility:private"],

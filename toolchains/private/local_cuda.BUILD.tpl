@@ -2,6 +2,8 @@
 load("%{local_targets}", "cuda_local_targets")
 load(":archs.bzl", "ACCEPTED", "SEPARATORS", "TOKENS", "UNSUPPORTED")
 
+package(default_visibility = ["//visibility:public"])
+
 exports_files(["archs.bzl", "config.json"])
 
 cuda_local_targets(

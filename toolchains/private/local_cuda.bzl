@@ -34,8 +34,14 @@ def _detect(rctx, tool):
     found = json.decode(res.stdout)
     nvcc = found.get("nvcc", "")
     if not nvcc:
-        return struct(nvcc = "", found = found, has_include = False, has_stub = False, cuobjdump = False,
-                      missing = found.get("error", "no CUDA toolkit found"))
+        return struct(
+            nvcc = "",
+            found = found,
+            has_include = False,
+            has_stub = False,
+            cuobjdump = False,
+            missing = found.get("error", "no CUDA toolkit found"),
+        )
 
     # The whole bin directory: nvcc reads nvcc.profile next to the path it was started by, and the
     # profile names its siblings (Debian's g++ wrapper) and $(_HERE_)/.. (the toolkit root).
@@ -57,8 +63,14 @@ def _detect(rctx, tool):
     if cuobjdump:
         rctx.symlink(cuobjdump, "tools/cuobjdump")
     has_stub = bool(include) and write_driver_stub(rctx, rctx.path(include).get_child("cuda.h"))
-    return struct(nvcc = nvcc, found = found, has_include = has_include, has_stub = has_stub,
-                  cuobjdump = bool(cuobjdump), missing = "")
+    return struct(
+        nvcc = nvcc,
+        found = found,
+        has_include = has_include,
+        has_stub = has_stub,
+        cuobjdump = bool(cuobjdump),
+        missing = "",
+    )
 
 def _local_cuda_impl(rctx):
     tk = _detect(rctx, rctx.path(rctx.attr.tools))

@@ -4,6 +4,8 @@ load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cuda_toolchain.bzl", "cuda_toolchain")
 load(":components.bzl", "cuda_driver_stub", "cuda_library_targets")
 
+# buildifier: disable=unnamed-macro
+# The whole BUILD file of @local_cuda.
 def cuda_local_targets(
         toolkit,
         available,
@@ -27,7 +29,6 @@ def cuda_local_targets(
       libraries: the library roles found (cudart_static, cublas, ...; see toolchains/toolkit).
       **archs: arch_* tables and default/native fields for cuda_toolchain.
     """
-    native.package(default_visibility = ["//visibility:public"])
     cccl = native.glob(["include/cccl/**"], allow_empty = True)
     cc_library(
         name = "cuda_headers",

@@ -64,6 +64,9 @@ def toolkit_from_redist(manifest, base_url, name):
       manifest: the decoded redistrib JSON.
       base_url: the URL the manifest's relative_path entries are relative to (ends with '/').
       name: what to call the toolkit in messages.
+
+    Returns:
+      A dict with toolkit, nvcc_version, supported (empty: ask nvcc) and components.
     """
     components = {}
     nvcc_version = ""
