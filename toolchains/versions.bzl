@@ -19,6 +19,34 @@ the table that makes arches this nvcc cannot build fail at analysis time.
 # 13.2 fixed that, and this machine family gets glibc 2.43 headers with Debian sid's Bazel.
 DEFAULT_CUDA_VERSION = "13.2"
 
+# Shared by several versions: cuDNN 9 and NCCL 2 for CUDA 13, and the cuobjdump the tests use.
+_CUDNN_CU13 = [
+    {
+        "package": "nvidia-cudnn-cu13==9.13.0.50",
+        "url": "https://files.pythonhosted.org/packages/cf/68/2712854561170b2a81bea7b6b35cc1ae264d9794c0c218986e5c685d45f7/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_x86_64.whl",
+        "sha256": "2150b4850725d30653ec3e365f0732e3e2e3eb8633cf3bd2d3117628dea8b4f9",
+        "strip_prefix": "nvidia/cudnn",
+    },
+]
+
+_NCCL_CU13 = [
+    {
+        "package": "nvidia-nccl-cu13==2.27.7",
+        "url": "https://files.pythonhosted.org/packages/f1/3a/dabb10684e60edfaf1a1c9984d12a668bc1091582099d4e03ac5b9983b51/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+        "sha256": "b28a524abd8389b76a4a3f133c76a7aaa7005e47fcaa9d9603b90103927a3f93",
+        "strip_prefix": "nvidia/nccl",
+    },
+]
+
+_CUOBJDUMP = [
+    {
+        "package": "nvidia-cuda-cuobjdump==13.2.86",
+        "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+        "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
+        "strip_prefix": "nvidia/cu13",
+    },
+]
+
 CUDA_TOOLKITS = {
     "13.2": {
         "nvcc_version": "13.2.86",
@@ -127,30 +155,9 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/cu13",
                 },
             ],
-            "cudnn": [
-                {
-                    "package": "nvidia-cudnn-cu13==9.13.0.50",
-                    "url": "https://files.pythonhosted.org/packages/cf/68/2712854561170b2a81bea7b6b35cc1ae264d9794c0c218986e5c685d45f7/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_x86_64.whl",
-                    "sha256": "2150b4850725d30653ec3e365f0732e3e2e3eb8633cf3bd2d3117628dea8b4f9",
-                    "strip_prefix": "nvidia/cudnn",
-                },
-            ],
-            "nccl": [
-                {
-                    "package": "nvidia-nccl-cu13==2.27.7",
-                    "url": "https://files.pythonhosted.org/packages/f1/3a/dabb10684e60edfaf1a1c9984d12a668bc1091582099d4e03ac5b9983b51/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
-                    "sha256": "b28a524abd8389b76a4a3f133c76a7aaa7005e47fcaa9d9603b90103927a3f93",
-                    "strip_prefix": "nvidia/nccl",
-                },
-            ],
-            "cuobjdump": [
-                {
-                    "package": "nvidia-cuda-cuobjdump==13.2.86",
-                    "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
-                    "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
-                    "strip_prefix": "nvidia/cu13",
-                },
-            ],
+            "cudnn": _CUDNN_CU13,
+            "nccl": _NCCL_CU13,
+            "cuobjdump": _CUOBJDUMP,
         },
     },
     "13.0": {
@@ -260,31 +267,10 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/cu13",
                 },
             ],
-            "cudnn": [
-                {
-                    "package": "nvidia-cudnn-cu13==9.13.0.50",
-                    "url": "https://files.pythonhosted.org/packages/cf/68/2712854561170b2a81bea7b6b35cc1ae264d9794c0c218986e5c685d45f7/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_x86_64.whl",
-                    "sha256": "2150b4850725d30653ec3e365f0732e3e2e3eb8633cf3bd2d3117628dea8b4f9",
-                    "strip_prefix": "nvidia/cudnn",
-                },
-            ],
-            "nccl": [
-                {
-                    "package": "nvidia-nccl-cu13==2.27.7",
-                    "url": "https://files.pythonhosted.org/packages/f1/3a/dabb10684e60edfaf1a1c9984d12a668bc1091582099d4e03ac5b9983b51/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
-                    "sha256": "b28a524abd8389b76a4a3f133c76a7aaa7005e47fcaa9d9603b90103927a3f93",
-                    "strip_prefix": "nvidia/nccl",
-                },
-            ],
-            "cuobjdump": [
-                # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
-                {
-                    "package": "nvidia-cuda-cuobjdump==13.2.86",
-                    "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
-                    "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
-                    "strip_prefix": "nvidia/cu13",
-                },
-            ],
+            "cudnn": _CUDNN_CU13,
+            "nccl": _NCCL_CU13,
+            # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
+            "cuobjdump": _CUOBJDUMP,
         },
     },
     "12.9": {
@@ -405,15 +391,8 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/nccl",
                 },
             ],
-            "cuobjdump": [
-                # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
-                {
-                    "package": "nvidia-cuda-cuobjdump==13.2.86",
-                    "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
-                    "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
-                    "strip_prefix": "nvidia/cu13",
-                },
-            ],
+            # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
+            "cuobjdump": _CUOBJDUMP,
         },
     },
 }

@@ -169,10 +169,15 @@ func ParseVersions(filename string, data []byte) ([]Archive, error) {
 		return nil, fmt.Errorf("parsing %s: %w", filename, err)
 	}
 	var toolkits *build.DictExpr
+	// Top-level names bound to a literal, so a component may be a shared list (_CUOBJDUMP = [...]).
+	globals := map[string]build.Expr{}
 	for _, stmt := range f.Stmt {
 		as, ok := stmt.(*build.AssignExpr)
 		if !ok || as.Op != "=" {
 			continue
+		}
+		if id, ok := as.LHS.(*build.Ident); ok {
+			globals[id.Name] = as.RHS
 		}
 		if id, ok := as.LHS.(*build.Ident); ok && id.Name == "CUDA_TOOLKITS" {
 			d, ok := as.RHS.(*build.DictExpr)
@@ -210,9 +215,13 @@ func ParseVersions(filename string, data []byte) ([]Archive, error) {
 				return nil, err
 			}
 			cat := fmt.Sprintf("%s[\"components\"][%q]", at, comp)
-			list, ok := c.Value.(*build.ListExpr)
+			value := c.Value
+			if id, ok := value.(*build.Ident); ok && globals[id.Name] != nil {
+				value = globals[id.Name]
+			}
+			list, ok := value.(*build.ListExpr)
 			if !ok {
-				return nil, fmt.Errorf("%s: %s is not a list literal", pos(filename, c.Value), cat)
+				return nil, fmt.Errorf("%s: %s is not a list literal (or a top-level name bound to one)", pos(filename, c.Value), cat)
 			}
 			for i, e := range list.List {
 				eat := fmt.Sprintf("%s[%d]", cat, i)

@@ -191,6 +191,26 @@ func TestParseVersions(t *testing.T) {
 	}
 }
 
+func TestParseVersionsSharedList(t *testing.T) {
+	body := `_SHARED = [{"package": "nvidia-nvtx==13.2.86", "url": "https://h/packages/a/b/c/f.whl", "sha256": "s", "strip_prefix": "nvidia/cu13"}]
+
+CUDA_TOOLKITS = {
+    "13.2": {"components": {"nvtx": _SHARED}},
+    "13.0": {"components": {"nvtx": _SHARED}},
+}
+`
+	got, err := ParseVersions("v.bzl", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Version != "13.2" || got[1].Version != "13.0" || got[0].Package != "nvidia-nvtx==13.2.86" || got[1].SHA256 != "s" {
+		t.Errorf("got %+v, want the shared archive once per version", got)
+	}
+	if _, err := ParseVersions("v.bzl", []byte(`CUDA_TOOLKITS = {"13.2": {"components": {"nvtx": _UNDEFINED}}}`+"\n")); err == nil {
+		t.Error("an undefined name was accepted")
+	}
+}
+
 func TestParseVersionsErrors(t *testing.T) {
 	for _, body := range []string{
 		"X = 1\n",
