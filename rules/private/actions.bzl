@@ -51,9 +51,7 @@ def nvcc_compile(
         args.add("--use_fast_math")
     args.add_all(compilation_context.defines, format_each = "-D%s")
     args.add_all(compilation_context.local_defines, format_each = "-D%s")
-    args.add_all(compilation_context.includes, format_each = "-I%s")
-    args.add_all(compilation_context.quote_includes, format_each = "-I%s")
-    args.add_all(compilation_context.system_includes, before_each = "-isystem")
+    _add_includes(args, compilation_context)
     args.add_all(copts)
     for f in host_copts:
         args.add_all(["-Xcompiler", f])
@@ -81,14 +79,23 @@ def nvcc_device_link(actions, cuda, objects, out, gencode_flags):
     args.add("-dlink")
     args.add_all(["-Xcompiler", "-fPIC"])
     args.add_all(gencode_flags)
+
+    # nvcc compiles its link stub (bin/crt/link.stub), which includes crt/host_defines.h: the
+    # toolkit's headers, which a downloaded toolkit keeps outside nvcc's own tree.
+    _add_includes(args, cuda.headers)
     args.add_all(objects)
     args.add("-o", out)
     actions.run(
         executable = cuda.nvcc,
         arguments = [args],
-        inputs = depset(objects, transitive = [cuda.toolkit_files]),
+        inputs = depset(objects, transitive = [cuda.toolkit_files, cuda.headers.headers]),
         outputs = [out],
         mnemonic = "NvccDeviceLink",
         progress_message = "Device-linking %{output}",
         use_default_shell_env = True,
     )
+
+def _add_includes(args, compilation_context):
+    args.add_all(compilation_context.includes, format_each = "-I%s")
+    args.add_all(compilation_context.quote_includes, format_each = "-I%s")
+    args.add_all(compilation_context.system_includes, before_each = "-isystem")
