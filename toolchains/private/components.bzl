@@ -136,14 +136,13 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
 # the cudart component as toolchain_<name>.
 _TOOLCHAIN_LIBRARIES = ["cudart_static", "cudart_shared", "cudadevrt"]
 
-def _headers(name, deps = []):
+def _headers(name):
     cccl = native.glob(["include/cccl/**"], allow_empty = True)
     cc_library(
         name = name,
         hdrs = native.glob(["include/**"], allow_empty = True),
         # CUDA 13 keeps Thrust/CUB/libcu++ under include/cccl, as nvcc's own profile does.
         includes = (["include/cccl"] if cccl else []) + ["include"],
-        deps = deps,
         visibility = ["//visibility:public"],
     )
 
