@@ -50,7 +50,7 @@ cuda_toolchain = rule(
         "arch_tokens": attr.string_list_dict(),
         "arch_unsupported": attr.string_dict(),
         "arch_accepted": attr.string(),
-        "arch_separators": attr.string(default = "; \t\n"),
+        "arch_separators": attr.string(doc = "The characters that separate spec entries: the SEPARATORS of the resolver's table."),
         "default_spec": attr.string(),
         "default_source": attr.string(),
         "native_flags": attr.string_list(),

@@ -85,6 +85,14 @@ def cross_component_deps(component):
                     out[d] = "@cuda//:" + d
     return out
 
+# The runtime libraries cu_library links, which the toolchain takes as toolchain_<name> from the
+# cudart component (cuda_toolkit_config.bzl) or the local toolkit (local_targets.bzl).
+_TOOLCHAIN_LIBRARIES = ["cudart_static", "cudart_shared", "cudadevrt"]
+
+def _missing_files(lib):
+    """The file patterns of a library (shared and static) that match nothing under lib/."""
+    return [p for p in lib.shared + lib.static if not native.glob(["lib/" + p], exclude = ["lib/*.alt.so*"], allow_empty = True)]
+
 def _advice(name, lib):
     if lib.static:
         return ("NVIDIA's wheels ship shared libraries only: use @cuda//:%s, or a toolkit from NVIDIA's " +
@@ -110,8 +118,7 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
             continue
         if not lib.shared and not lib.static:
             continue  # Headers or the driver stub: declared by the repository's own BUILD.
-        required = ["lib/" + p for p in lib.shared + lib.static]
-        if [p for p in required if not native.glob([p], exclude = ["lib/*.alt.so*"], allow_empty = True)]:
+        if _missing_files(lib):
             cuda_missing_library(
                 name = name,
                 message = "the CUDA library %s (%s) is not part of %s. %s" % (
@@ -123,7 +130,7 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
                 visibility = ["//visibility:public"],
             )
             continue
-        files = native.glob(required + ["lib/" + f for f in lib.optional], exclude = ["lib/*.alt.so*"], allow_empty = True)
+        files = native.glob(["lib/" + p for p in lib.shared + lib.static + lib.optional], exclude = ["lib/*.alt.so*"], allow_empty = True)
         cc_library(
             name = name,
             srcs = files,
@@ -131,10 +138,17 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
             deps = {d: True for d in [headers, cuda_headers] + [dep_labels.get(d, ":" + d) for d in lib.deps]}.keys(),
             visibility = ["//visibility:public"],
         )
-
-# The runtime libraries cu_library links, which the toolchain (cuda_toolkit_config.bzl) takes from
-# the cudart component as toolchain_<name>.
-_TOOLCHAIN_LIBRARIES = ["cudart_static", "cudart_shared", "cudadevrt"]
+    if component in ["cudart", "*"]:
+        # What the toolchain takes the runtime from (toolchain_<name>): the library, or a target
+        # without CcInfo where this toolkit lacks it (no libcudart.so in a redist toolkit, say), so
+        # the toolchain still analyses and cu_library says what is missing only when it needs it
+        # (e.g. --@rules_cuda_go//toolchains:cudart=shared).
+        native.filegroup(name = "toolchain_absent")
+        for name in _TOOLCHAIN_LIBRARIES:
+            native.alias(
+                name = "toolchain_" + name,
+                actual = ":toolchain_absent" if _missing_files(LIBRARIES[name]) else ":" + name,
+            )
 
 def _headers(name):
     cccl = native.glob(["include/cccl/**"], allow_empty = True)
@@ -211,15 +225,3 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
     if component in ["crt", "cccl", "nvtx"]:
         return
     cuda_library_targets(component, toolkit, ":headers", cuda_headers, dep_labels)
-    if component == "cudart":
-        # The library, or a target without CcInfo where this toolkit lacks it (a redist toolkit
-        # without libcudart.so): the toolchain then still analyses, and cu_library says what is
-        # missing only when it needs it (e.g. --@rules_cuda_go//toolchains:cudart=shared).
-        native.filegroup(name = "toolchain_absent")
-        for lib_name in _TOOLCHAIN_LIBRARIES:
-            lib = LIBRARIES[lib_name]
-            missing = [p for p in lib.shared + lib.static if not native.glob(["lib/" + p], exclude = ["lib/*.alt.so*"], allow_empty = True)]
-            native.alias(
-                name = "toolchain_" + lib_name,
-                actual = ":toolchain_absent" if missing else ":" + lib_name,
-            )

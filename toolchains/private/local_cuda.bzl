@@ -94,7 +94,6 @@ def _local_cuda_impl(rctx):
             ("has_include", tk.has_include),
             ("has_stub", tk.has_stub),
             ("has_cuobjdump", tk.cuobjdump),
-            ("libraries", sorted((tk.found.get("libraries") or {}).keys())),
             ("default_spec", archs["default_spec"]),
             ("default_source", archs["default_source"]),
             ("native_flags", archs["native_flags"]),

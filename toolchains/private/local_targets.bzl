@@ -14,7 +14,6 @@ def cuda_local_targets(
         has_include,
         has_stub,
         has_cuobjdump,
-        libraries,
         **archs):
     """Declares headers, libraries, tools and the toolchain of the local toolkit.
 
@@ -26,7 +25,6 @@ def cuda_local_targets(
       has_include: whether include/ links the toolkit's headers (not for Debian's /usr/include).
       has_stub: whether stub/cuda_stub.c was generated from cuda.h.
       has_cuobjdump: whether tools/cuobjdump exists.
-      libraries: the library roles found (cudart_static, cublas, ...; see toolchains/toolkit).
       **archs: arch_* tables and default/native fields for cuda_toolchain.
     """
     cccl = native.glob(["include/cccl/**"], allow_empty = True)
@@ -56,10 +54,9 @@ def cuda_local_targets(
         nvcc = ":bin/nvcc" if available else None,
         compiler_files = [":compiler_files"],
         headers = [":cuda_headers", ":cccl"],
-        # Only what exists: a missing library fails the analysis of whatever depends on it.
-        cudart_static = ":cudart_static" if "cudart_static" in libraries else None,
-        cudart_shared = ":cudart_shared" if "cudart_shared" in libraries else None,
-        cudadevrt = ":cudadevrt" if "cudadevrt" in libraries else None,
+        cudart_static = ":toolchain_cudart_static",
+        cudart_shared = ":toolchain_cudart_shared",
+        cudadevrt = ":toolchain_cudadevrt",
         missing_message = missing_message,
         toolkit = toolkit,
         version = version,
