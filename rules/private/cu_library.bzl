@@ -42,7 +42,7 @@ def _cu_library_impl(ctx):
         direct_cc_infos = [CcInfo(compilation_context = own)],
         cc_infos = [d[CcInfo] for d in ctx.attr.deps],
     )
-    if not ctx.attr._enabled[BuildSettingInfo].value:
+    if not ctx.attr._build_cuda[BuildSettingInfo].value:
         # --config=cpu: no toolkit needed; headers still propagate, nothing is compiled or linked.
         return [
             DefaultInfo(files = depset()),
@@ -163,7 +163,7 @@ default). Under --config=cpu it compiles nothing and needs no toolkit.""",
         "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
         "rdc": attr.bool(doc = "Relocatable device code (-rdc=true) plus a device-link step, for device calls across this target's .cu files."),
         "_archs": attr.label(default = Label("//toolchains:archs")),
-        "_enabled": attr.label(default = Label("//toolchains:enabled")),
+        "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
         "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
         "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),

@@ -1,11 +1,12 @@
 """go_cuda_library: a go_library whose cgo code calls kernels from cu_library targets."""
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
+load(":requires_cuda.bzl", "requires_cuda")
 
 def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
     """A cgo go_library linked with cu_library targets and the CUDA runtime.
 
-    Under --config=cpu (--@rules_cuda_go//toolchains:enabled=false) the cu_library deps compile
+    Under --config=cpu (--@rules_cuda_go//toolchains:build_cuda=false) the cu_library deps compile
     nothing, so when cu_deps is a plain list the target is incompatible and wildcard builds skip it
     (and everything that depends on it). To keep the package under --config=cpu, make cu_deps a
     select() on @rules_cuda_go//toolchains:cuda_disabled that links a CPU stub of the same C API
@@ -30,10 +31,7 @@ def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
         cgo = True,
         cdeps = cu_deps + cdeps,
         target_compatible_with = kwargs.pop("target_compatible_with", []) + (
-            [] if type(cu_deps) == "select" else select({
-                Label("//toolchains:cuda_disabled"): [Label("@platforms//:incompatible")],
-                "//conditions:default": [],
-            })
+            [] if type(cu_deps) == "select" else requires_cuda()
         ),
         **kwargs
     )

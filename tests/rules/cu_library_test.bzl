@@ -22,7 +22,7 @@ def _flags_test_impl(ctx):
     return analysistest.end(env)
 
 # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
-_CUDA_ON = {str(Label("//toolchains:enabled")): True}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
 
 def _make_flags_test(config_settings = {}):
     return analysistest.make(
@@ -67,6 +67,12 @@ def _cpu_test_impl(ctx):
     return analysistest.end(env)
 
 cpu_test = analysistest.make(
+    _cpu_test_impl,
+    config_settings = {str(Label("//toolchains:build_cuda")): False},
+)
+
+# The deprecated name of build_cuda (an alias) still turns CUDA off.
+deprecated_cpu_test = analysistest.make(
     _cpu_test_impl,
     config_settings = {str(Label("//toolchains:enabled")): False},
 )

@@ -98,7 +98,7 @@ def _toolkit_test_impl(ctx):
 _VERSION = str(Label("//toolchains:cuda_version"))
 
 # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
-_CUDA_ON = {str(Label("//toolchains:enabled")): True}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
 
 _TOOLKIT_ATTRS = {
     "expected_gencode": attr.string_list(doc = "The -gencode flags of every nvcc action."),

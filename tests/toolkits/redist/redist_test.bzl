@@ -8,7 +8,7 @@ load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 
 _FIXTURE = {
     # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
-    str(Label("//toolchains:enabled")): True,
+    str(Label("//toolchains:build_cuda")): True,
     str(Label("//toolchains:cuda_version")): "fixture",
 }
 
