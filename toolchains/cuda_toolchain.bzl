@@ -20,6 +20,7 @@ def _cuda_toolchain_impl(ctx):
         version = ctx.attr.version,
         nvcc = nvcc,
         toolkit_files = depset(ctx.files.compiler_files + ([nvcc] if nvcc else [])),
+        host_compiler = ctx.executable.host_compiler if ctx.attr.host_compiler else None,
         headers = headers.compilation_context,
         cudart = _cc(ctx.attr.cudart_shared if shared else ctx.attr.cudart_static),
         cudadevrt = _cc(ctx.attr.cudadevrt),
@@ -39,6 +40,12 @@ cuda_toolchain = rule(
     doc = "Describes a CUDA toolkit. Written by the toolkit repository rules; tests may declare their own.",
     attrs = {
         "nvcc": attr.label(allow_single_file = True, executable = True, cfg = "exec", doc = "nvcc; absent when there is no toolkit."),
+        "host_compiler": attr.label(
+            allow_single_file = True,
+            executable = True,
+            cfg = "exec",
+            doc = "A host compiler the toolkit is bound to (Debian's nvcc 11.8 ships bin/gcc, which picks a gcc it supports); unset: nvcc gets the C++ toolchain's compiler with -ccbin.",
+        ),
         "compiler_files": attr.label_list(allow_files = True, cfg = "exec", doc = "Everything nvcc reads besides the headers (bin/, nvvm/)."),
         "headers": attr.label_list(providers = [CcInfo], doc = "Headers every CUDA compile sees: the runtime's (cuda_runtime.h, crt/) and CCCL's."),
         "cudart_static": attr.label(doc = "libcudart_static.a (CcInfo); a target without CcInfo where the toolkit lacks it."),

@@ -1,26 +1,42 @@
 """current_cuda_toolchain: the selected CUDA toolchain's nvcc as Make variables, for genrules."""
 
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load(":host_compiler.bzl", "host_compiler", "host_compiler_flags")
+
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
 def _current_cuda_toolchain_impl(ctx):
     cuda = ctx.toolchains[_TOOLCHAIN_TYPE].cuda
     if not cuda.available:
         fail("%s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message))
+    cc_toolchain = find_cpp_toolchain(ctx)
+    host = host_compiler(ctx, cuda, cc_toolchain, cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    ))
     h = cuda.headers
     includes = ["-I" + p for p in h.includes.to_list() + h.quote_includes.to_list()]
     includes += ["-isystem " + p for p in h.system_includes.to_list()]
     return [
         platform_common.TemplateVariableInfo({
-            "NVCC": cuda.nvcc.path,
+            "NVCC": " ".join([cuda.nvcc.path] + host_compiler_flags(host)),
             "NVCC_INCLUDES": " ".join(includes),
         }),
-        DefaultInfo(files = depset([cuda.nvcc], transitive = [cuda.toolkit_files, h.headers])),
+        DefaultInfo(files = depset([cuda.nvcc], transitive = [cuda.toolkit_files, h.headers, host.files])),
     ]
 
 current_cuda_toolchain = rule(
     implementation = _current_cuda_toolchain_impl,
-    doc = """Make variables $(NVCC) (nvcc's path) and $(NVCC_INCLUDES) (-I/-isystem for the runtime and
-CCCL headers) of the CUDA toolchain selected by --@rules_cuda_go//toolchains:cuda_version. List it in
-a genrule's `toolchains` and `tools` (its files are nvcc, what nvcc reads, and the headers).""",
-    toolchains = [_TOOLCHAIN_TYPE],
+    doc = """Make variables $(NVCC) (nvcc, with -ccbin naming the C++ toolchain's compiler, as cu_library
+runs it) and $(NVCC_INCLUDES) (-I/-isystem for the runtime and CCCL headers) of the CUDA toolchain
+selected by --@rules_cuda_go//toolchains:cuda_version. List it in a genrule's `toolchains` and `tools`
+(its files are nvcc, what nvcc reads, the headers and the host compiler's files).""",
+    attrs = {
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+    },
+    toolchains = use_cpp_toolchain() + [_TOOLCHAIN_TYPE],
+    fragments = ["cpp"],
 )

@@ -9,6 +9,7 @@ CudaToolchainInfo = provider(
         "version": "string: nvcc's version, e.g. '13.2.86'.",
         "nvcc": "File or None: the nvcc executable.",
         "toolkit_files": "depset of Files nvcc needs besides headers (bin/, nvvm/).",
+        "host_compiler": "File or None: a host compiler the toolkit is bound to (Debian's bin/gcc); None: the C++ toolchain's.",
         "headers": "CcCompilationContext: the runtime and CCCL headers every CUDA compile sees.",
         "cudart": "CcInfo or None: the CUDA runtime selected by --@rules_cuda_go//toolchains:cudart.",
         "cudadevrt": "CcInfo or None: libcudadevrt, for relocatable device code.",

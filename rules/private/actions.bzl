@@ -1,5 +1,7 @@
 """nvcc actions: plain functions taking explicit inputs, used by cu_library."""
 
+load("//toolchains:host_compiler.bzl", "host_compiler_flags")
+
 # Flags per compilation mode (-c / --config=debug / --config=release).
 MODE_FLAGS = {
     # Device: no optimisation, device debug info; host: -g -O0.
@@ -10,9 +12,17 @@ MODE_FLAGS = {
     "fastbuild": [],
 }
 
+def _version_at_least(version, minimum):
+    """Whether a "major.minor[.patch]" version is at least (major, minor); an unknown one is."""
+    parts = version.split(".")
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        return True
+    return (int(parts[0]), int(parts[1])) >= minimum
+
 def nvcc_compile(
         actions,
         cuda,
+        host,
         src,
         out,
         gencode_flags,
@@ -27,6 +37,7 @@ def nvcc_compile(
     Args:
       actions: ctx.actions.
       cuda: CudaToolchainInfo.
+      host: the host compiler (host_compiler.bzl).
       src: File, a .cu (compiled as CUDA) or .cc/.cpp/.cxx (host C++ with CUDA headers).
       out: the object File to write.
       gencode_flags: list of -gencode flags (from the arch resolver).
@@ -42,7 +53,16 @@ def nvcc_compile(
         args.add("-x", "cu")
     args.add("-c", src)
     args.add("-o", out)
+    args.add_all(host_compiler_flags(host))
     args.add_all(["-Xcompiler", "-fPIC"])
+
+    # Bit-identical objects from any directory: nvcc names its temporary files after the process
+    # id unless they go next to the object (-objtemp, CUDA >= 11.8 here), and cudafe++ hashes the
+    # absolute source path into the names of anonymous-namespace symbols unless told the
+    # execroot-relative one.
+    if _version_at_least(cuda.version, (11, 8)):
+        args.add("-objtemp")
+    args.add("-Xcudafe", "--orig_src_path_name=" + src.path)
     args.add_all(gencode_flags)
     args.add_all(MODE_FLAGS[mode])
     if rdc:
@@ -58,25 +78,27 @@ def nvcc_compile(
     actions.run(
         executable = cuda.nvcc,
         arguments = [args],
-        inputs = depset([src], transitive = [compilation_context.headers, cuda.toolkit_files]),
+        inputs = depset([src], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
         outputs = [out],
+        env = host.env,
         mnemonic = "NvccCompile",
         progress_message = "Compiling CUDA " + src.short_path,
-        use_default_shell_env = True,
     )
 
-def nvcc_device_link(actions, cuda, objects, out, gencode_flags):
+def nvcc_device_link(actions, cuda, host, objects, out, gencode_flags):
     """Device-links relocatable device code into one object a normal host link accepts.
 
     Args:
       actions: ctx.actions.
       cuda: CudaToolchainInfo.
+      host: the host compiler (host_compiler.bzl).
       objects: list of Files compiled with -rdc=true.
       out: the object File to write.
       gencode_flags: the -gencode flags the objects were compiled with.
     """
     args = actions.args()
     args.add("-dlink")
+    args.add_all(host_compiler_flags(host))
     args.add_all(["-Xcompiler", "-fPIC"])
     args.add_all(gencode_flags)
 
@@ -88,11 +110,11 @@ def nvcc_device_link(actions, cuda, objects, out, gencode_flags):
     actions.run(
         executable = cuda.nvcc,
         arguments = [args],
-        inputs = depset(objects, transitive = [cuda.toolkit_files, cuda.headers.headers]),
+        inputs = depset(objects, transitive = [cuda.toolkit_files, cuda.headers.headers, host.files]),
         outputs = [out],
+        env = host.env,
         mnemonic = "NvccDeviceLink",
         progress_message = "Device-linking %{output}",
-        use_default_shell_env = True,
     )
 
 def _add_includes(args, compilation_context):

@@ -5,6 +5,7 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":actions.bzl", "nvcc_compile", "nvcc_device_link")
 load(":archs.bzl", "resolve_archs")
 load(":providers.bzl", "CuInfo")
@@ -81,6 +82,14 @@ def _cu_library_impl(ctx):
         cc_infos = [CcInfo(compilation_context = cuda.headers)],
     )
 
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    host = host_compiler(ctx, cuda, cc_toolchain, feature_configuration)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
     for src in ctx.files.srcs:
@@ -91,6 +100,7 @@ def _cu_library_impl(ctx):
         nvcc_compile(
             actions = ctx.actions,
             cuda = cuda,
+            host = host,
             src = src,
             out = obj,
             gencode_flags = gencode,
@@ -106,17 +116,10 @@ def _cu_library_impl(ctx):
     runtime = [cuda.cudart.linking_context]
     if ctx.attr.rdc and objects:
         dlink = ctx.actions.declare_file("_objs/%s/%s.dlink.o" % (ctx.label.name, ctx.label.name))
-        nvcc_device_link(ctx.actions, cuda, objects, dlink, gencode)
+        nvcc_device_link(ctx.actions, cuda, host, objects, dlink, gencode)
         objects = objects + [dlink]
         runtime.append(cuda.cudadevrt.linking_context)
 
-    cc_toolchain = find_cpp_toolchain(ctx)
-    feature_configuration = cc_common.configure_features(
-        ctx = ctx,
-        cc_toolchain = cc_toolchain,
-        requested_features = ctx.features,
-        unsupported_features = ctx.disabled_features,
-    )
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
         name = ctx.label.name,

@@ -76,3 +76,29 @@ deprecated_cpu_test = analysistest.make(
     _cpu_test_impl,
     config_settings = {str(Label("//toolchains:enabled")): False},
 )
+
+def _hermetic_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    actions = _actions(env, "NvccCompile") + _actions(env, "NvccDeviceLink")
+    asserts.true(env, len(actions) > 1, "expected NvccCompile and NvccDeviceLink actions")
+    for a in actions:
+        # The action environment is exactly this, never the user's shell environment.
+        asserts.equals(env, {"PATH": "/usr/bin:/bin", "PWD": "/proc/self/cwd"}, a.env)
+        asserts.true(env, "-ccbin" in a.argv, "expected -ccbin in %r" % a.argv)
+        ccbin = a.argv[a.argv.index("-ccbin") + 1]
+        asserts.true(env, ccbin.startswith("/") or ccbin in [f.path for f in a.inputs.to_list()], "-ccbin %s is neither absolute nor an input" % ccbin)
+        for f in ctx.attr.expected_flags:
+            asserts.true(env, f in a.argv, "expected %r in %r" % (f, a.argv))
+    for a in _actions(env, "NvccCompile"):
+        src = [f for f in a.inputs.to_list() if f.extension == "cu"]
+        asserts.equals(env, 1, len(src))
+        asserts.true(env, "-objtemp" in a.argv, "expected -objtemp in %r" % a.argv)
+        asserts.true(env, "--orig_src_path_name=" + src[0].path in a.argv, "expected cudafe++ to get the source's execroot path in %r" % a.argv)
+    return analysistest.end(env)
+
+# --copt=--sysroot=... (an ABI flag) reaches the host compiler through nvcc; -Wextra does not.
+hermetic_test = analysistest.make(
+    _hermetic_test_impl,
+    attrs = {"expected_flags": attr.string_list()},
+    config_settings = _CUDA_ON | {"//command_line_option:copt": ["--sysroot=/opt/sysroot", "-Wextra"]},
+)

@@ -52,6 +52,9 @@ def cuda_local_targets(
     cuda_toolchain(
         name = "toolchain",
         nvcc = ":bin/nvcc" if available else None,
+        # A gcc next to nvcc is the one the toolkit's nvcc.profile puts first on PATH: Debian's
+        # nvidia-cuda-toolkit binds its nvcc to a gcc version it supports this way.
+        host_compiler = ":bin/gcc" if native.glob(["bin/gcc"], allow_empty = True) else None,
         compiler_files = [":compiler_files"],
         headers = [":cuda_headers", ":cccl"],
         cudart_static = ":toolchain_cudart_static",
