@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Checks that nvcc's outputs do not depend on where they are built: clones this repository's HEAD
+# twice, at paths of different lengths, and builds every cu_library of //ops/... and //tests/...
+# in each with its own output base under Bazel's hermetic Linux sandbox (--config=hermetic_sandbox);
+# then every object and archive must be bit-identical.
+#
+# Usage: tools/determinism-check.sh [CUDA_VERSION...]   (default: 13.2 local)
+#
+# fastbuild is checked on the checkouts as they are. -c opt (and -c dbg) put device line tables in
+# the objects, and ptxas writes each source file's modification time into them (no nvcc or ptxas
+# option turns that off), so -c opt is checked with the checkouts' files set to one fixed time:
+# that shows everything else (paths, temporary names, symbol hashes) is independent of the checkout.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(13.2 local)
+
+work=$(mktemp -d /tmp/rules_cuda_go-determinism.XXXXXX)
+a="$work/a"
+b="$work/checkout-b/with/a/longer/path"
+cleanup() {
+  for c in "$a" "$b"; do
+    [ -d "$c" ] && (cd "$c" && ./bazelw --output_base="$c.out" shutdown >/dev/null 2>&1 || true)
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+git clone -q "$repo" "$a"
+git clone -q "$repo" "$b"
+
+# bazel in checkout $1 with its own output base.
+bz() {
+  local c=$1
+  shift
+  (cd "$c" && BAZELW_QUIET=1 ./bazelw --output_base="$c.out" "$@")
+}
+
+# The cu_library outputs (archive, objects, device-link object) of checkout $1 for flags $2...
+outputs() {
+  local c=$1
+  shift
+  bz "$c" cquery "$@" --output=files 'kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...)' 2>/dev/null | sort
+}
+
+failed=0
+for v in "${versions[@]}"; do
+  for mode in fastbuild opt; do
+    if [ "$mode" = opt ]; then
+      for c in "$a" "$b"; do
+        (cd "$c" && git ls-files -z | xargs -0 touch -h -d @946684800)
+      done
+    fi
+    flags=(--config=hermetic_sandbox "--cuda_version=$v" -c "$mode")
+    echo "=== CUDA $v, -c $mode"
+    for c in "$a" "$b"; do
+      start=$(date +%s)
+      targets=$(bz "$c" query 'kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...)' 2>/dev/null)
+      # shellcheck disable=SC2086
+      bz "$c" build "${flags[@]}" $targets >"$work/build.log" 2>&1 || {
+        tail -30 "$work/build.log"
+        echo "determinism-check: the build in $c failed (CUDA $v, -c $mode)"
+        exit 1
+      }
+      echo "  built in $c: $(($(date +%s) - start)) s"
+    done
+    outputs "$a" "${flags[@]}" >"$work/files"
+    outputs "$b" "${flags[@]}" >"$work/files.b"
+    if ! cmp -s "$work/files" "$work/files.b"; then
+      echo "determinism-check: the two checkouts produced different sets of files:"
+      diff "$work/files" "$work/files.b" || true
+      exit 1
+    fi
+    n=0
+    bad=0
+    while read -r f; do
+      n=$((n + 1))
+      if ! cmp -s "$a/$f" "$b/$f" 2>/dev/null && ! cmp -s "$a.out/execroot/_main/$f" "$b.out/execroot/_main/$f"; then
+        echo "  DIFFERS: $f"
+        bad=$((bad + 1))
+      fi
+    done <"$work/files"
+    if [ "$n" -eq 0 ]; then
+      echo "determinism-check: no cu_library outputs found (CUDA $v, -c $mode)"
+      exit 1
+    fi
+    echo "  $n objects and archives, $bad differ"
+    [ "$bad" -eq 0 ] || failed=1
+  done
+done
+[ "$failed" -eq 0 ] || { echo "determinism-check: FAILED"; exit 1; }
+echo "determinism-check: every object and archive is bit-identical across the two checkouts"
