@@ -4,7 +4,9 @@
 # in each with its own output base under Bazel's hermetic Linux sandbox (--config=hermetic_sandbox);
 # then every object and archive must be bit-identical.
 #
-# Usage: tools/determinism-check.sh [CUDA_VERSION...]   (default: 13.2 local)
+# Usage: tools/determinism-check.sh [CUDA_VERSION[:MODE,...]...]
+#   default: 13.2:fastbuild,opt local:fastbuild (the pinned default toolkit in both modes, and the
+#   machine's own toolkit, which CI installs).
 #
 # fastbuild is checked on the checkouts as they are. -c opt (and -c dbg) put device line tables in
 # the objects, and ptxas writes each source file's modification time into them (no nvcc or ptxas
@@ -13,7 +15,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 versions=("$@")
-[ ${#versions[@]} -gt 0 ] || versions=(13.2 local)
+[ ${#versions[@]} -gt 0 ] || versions=(13.2:fastbuild,opt local:fastbuild)
 
 work=$(mktemp -d /tmp/rules_cuda_go-determinism.XXXXXX)
 a="$work/a"
@@ -36,16 +38,25 @@ bz() {
   (cd "$c" && BAZELW_QUIET=1 ./bazelw --output_base="$c.out" "$@")
 }
 
-# The cu_library outputs (archive, objects, device-link object) of checkout $1 for flags $2...
+# The cu_library targets (tests/rules holds analysis-test fixtures, some failing on purpose).
+query='kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...)'
+
+# The outputs (archive, objects, device-link object) of targets $2 in checkout $1 for flags $3...
 outputs() {
-  local c=$1
-  shift
-  bz "$c" cquery "$@" --output=files 'kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...)' 2>/dev/null | sort
+  local c=$1 targets=$2
+  shift 2
+  bz "$c" cquery "$@" --output=files "set($targets)" 2>"$work/cquery.log" | sort || {
+    cat "$work/cquery.log"
+    return 1
+  }
 }
 
 failed=0
-for v in "${versions[@]}"; do
-  for mode in fastbuild opt; do
+for spec in "${versions[@]}"; do
+  v=${spec%%:*}
+  modes=fastbuild
+  [ "$spec" = "$v" ] || modes=${spec#*:}
+  for mode in ${modes//,/ }; do
     if [ "$mode" = opt ]; then
       for c in "$a" "$b"; do
         (cd "$c" && git ls-files -z | xargs -0 touch -h -d @946684800)
@@ -55,7 +66,7 @@ for v in "${versions[@]}"; do
     echo "=== CUDA $v, -c $mode"
     for c in "$a" "$b"; do
       start=$(date +%s)
-      targets=$(bz "$c" query 'kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...)' 2>/dev/null)
+      targets=$(bz "$c" query "$query" 2>/dev/null | tr '\n' ' ')
       # shellcheck disable=SC2086
       bz "$c" build "${flags[@]}" $targets >"$work/build.log" 2>&1 || {
         tail -30 "$work/build.log"
@@ -64,8 +75,8 @@ for v in "${versions[@]}"; do
       }
       echo "  built in $c: $(($(date +%s) - start)) s"
     done
-    outputs "$a" "${flags[@]}" >"$work/files"
-    outputs "$b" "${flags[@]}" >"$work/files.b"
+    outputs "$a" "$targets" "${flags[@]}" >"$work/files"
+    outputs "$b" "$targets" "${flags[@]}" >"$work/files.b"
     if ! cmp -s "$work/files" "$work/files.b"; then
       echo "determinism-check: the two checkouts produced different sets of files:"
       diff "$work/files" "$work/files.b" || true
