@@ -19,7 +19,7 @@ gazelle_version=v$(module_version gazelle)
 # gazelle's go.work names ./v2, a nested module its zip leaves out; this is the version that fits gazelle v0.54.0.
 gazelle_v2_version=v2.0.0-3
 offline_rc="$root/.bazelrc.offline"
-offline_stamp="offline-modules rules_go=$rules_go_version gazelle=$gazelle_version layout=3"
+offline_stamp="offline-modules rules_go=$rules_go_version gazelle=$gazelle_version layout=4"
 
 offline_tmp=
 remove_offline_tmp() {
@@ -35,37 +35,66 @@ fetch_go_module() {
   dir=$(printf '%s\n' "$out" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
   [ -n "$dir" ] && [ -d "$dir" ] ||
     die "could not download $1@$2 from the Go module proxy ($(go env GOPROXY)): $(printf '%s\n' "$out" | sed -n 's/^\t"Error": "\(.*\)"$/\1/p' | head -n1)"
-  rm -rf "$3.tmp"
-  cp -r "$dir" "$3.tmp"
-  chmod -R u+w "$3.tmp"
+  cp -r "$dir" "$3"
+  chmod -R u+w "$3"
   # Module zips drop the executable bit; restore it on scripts.
-  { grep -rlI '^#!' "$3.tmp" || true; } | xargs -r chmod +x
-  rm -rf "$3"
-  mv "$3.tmp" "$3"
+  { grep -rlI '^#!' "$3" || true; } | xargs -r chmod +x
+}
+
+# publish STAGED DEST: moves a fully prepared directory into place in one rename. Several checkouts
+# share the cache, and a Bazel server of another one may be reading DEST: a DEST that exists is
+# complete (it was renamed into place whole) and is kept.
+publish() {
+  if [ -d "$2" ]; then
+    chmod -R u+w "$1"
+    rm -rf "$1"
+  else
+    mv -T "$1" "$2" 2>/dev/null || { chmod -R u+w "$1"; rm -rf "$1"; }
+  fi
+  [ -d "$2" ] || die "could not create $2"
 }
 
 prepare_offline() {
-  local mods="$cache/modules" rgo gz fe
+  # One directory per version, shared by every checkout and never rewritten once in place.
+  local mods="$cache/modules" rgo gz fe staged
+  rgo="$mods/rules_go@$rules_go_version"
+  gz="$mods/gazelle@$gazelle_version"
+  fe="$mods/bazel_features@debian+baseline_coverage"
   mkdir -p "$mods"
-  say "bcr.bazel.build is unreachable: preparing rules_go $rules_go_version and gazelle $gazelle_version from the Go module proxy in $mods"
-  offline_tmp=$(mktemp -d)
-  trap remove_offline_tmp EXIT
-  rgo="$mods/rules_go" gz="$mods/gazelle" fe="$mods/bazel_features"
-  fetch_go_module github.com/bazelbuild/rules_go "$rules_go_version" "$rgo"
-  fetch_go_module github.com/bazelbuild/bazel-gazelle "$gazelle_version" "$gz"
-  fetch_go_module github.com/bazel-contrib/bazel-gazelle/v2 "$gazelle_v2_version" "$gz/v2"
-  touch "$gz/v2/go.sum"
-  remove_offline_tmp
-  trap - EXIT
-  # Debian's bazel_features lacks one field that rules_go 0.65.0 reads.
-  [ -d /usr/share/bazel/tools/features ] || die "offline mode needs Debian's Bazel module copies in /usr/share/bazel (package bazel-bootstrap from sid)"
-  rm -rf "$fe"
-  cp -r /usr/share/bazel/tools/features "$fe"
-  chmod -R u+w "$fe"
-  grep -q instrumented_files_info_has_baseline_coverage_files "$fe/features.bzl" ||
-    sed -i 's/^_rules = struct(/_rules = struct(\n    instrumented_files_info_has_baseline_coverage_files = False,/' "$fe/features.bzl"
-  grep -q instrumented_files_info_has_baseline_coverage_files "$fe/features.bzl" ||
-    die "could not add instrumented_files_info_has_baseline_coverage_files to $fe/features.bzl"
+  if [ ! -d "$rgo" ] || [ ! -d "$gz" ]; then
+    say "bcr.bazel.build is unreachable: preparing rules_go $rules_go_version and gazelle $gazelle_version from the Go module proxy in $mods"
+    offline_tmp=$(mktemp -d)
+    trap remove_offline_tmp EXIT
+    if [ ! -d "$rgo" ]; then
+      staged=$(mktemp -d "$mods/.staging.XXXXXX")
+      fetch_go_module github.com/bazelbuild/rules_go "$rules_go_version" "$staged/m"
+      publish "$staged/m" "$rgo"
+      rmdir "$staged"
+    fi
+    if [ ! -d "$gz" ]; then
+      staged=$(mktemp -d "$mods/.staging.XXXXXX")
+      fetch_go_module github.com/bazelbuild/bazel-gazelle "$gazelle_version" "$staged/m"
+      fetch_go_module github.com/bazel-contrib/bazel-gazelle/v2 "$gazelle_v2_version" "$staged/m/v2"
+      touch "$staged/m/v2/go.sum"
+      publish "$staged/m" "$gz"
+      rmdir "$staged"
+    fi
+    remove_offline_tmp
+    trap - EXIT
+  fi
+  if [ ! -d "$fe" ]; then
+    # Debian's bazel_features lacks one field that rules_go 0.65.0 reads.
+    [ -d /usr/share/bazel/tools/features ] || die "offline mode needs Debian's Bazel module copies in /usr/share/bazel (package bazel-bootstrap from sid)"
+    staged=$(mktemp -d "$mods/.staging.XXXXXX")
+    cp -r /usr/share/bazel/tools/features "$staged/m"
+    chmod -R u+w "$staged/m"
+    grep -q instrumented_files_info_has_baseline_coverage_files "$staged/m/features.bzl" ||
+      sed -i 's/^_rules = struct(/_rules = struct(\n    instrumented_files_info_has_baseline_coverage_files = False,/' "$staged/m/features.bzl"
+    grep -q instrumented_files_info_has_baseline_coverage_files "$staged/m/features.bzl" ||
+      die "could not add instrumented_files_info_has_baseline_coverage_files to $staged/m/features.bzl"
+    publish "$staged/m" "$fe"
+    rmdir "$staged"
+  fi
 
   local tp="$root/third_party" sh=/usr/share/bazel m
   {
@@ -93,8 +122,8 @@ prepare_offline() {
     echo "common:workspace --override_repository=package_metadata=$tp/package_metadata"
     echo "common:workspace --override_repository=com_google_protobuf=$tp/protobuf"
     echo "common:workspace --override_repository=zlib=$tp/zlib"
-  } >"$offline_rc.tmp"
-  mv "$offline_rc.tmp" "$offline_rc"
+  } >"$offline_rc.tmp.$$"
+  mv "$offline_rc.tmp.$$" "$offline_rc"
   say "wrote $offline_rc"
 }
 
