@@ -85,7 +85,7 @@ def nvcc_compile(
         progress_message = "Compiling CUDA " + src.short_path,
     )
 
-def nvcc_device_link(actions, cuda, host, objects, out, gencode_flags):
+def nvcc_device_link(actions, cuda, host, objects, libraries, out, gencode_flags):
     """Device-links relocatable device code into one object a normal host link accepts.
 
     Args:
@@ -93,6 +93,7 @@ def nvcc_device_link(actions, cuda, host, objects, out, gencode_flags):
       cuda: CudaToolchainInfo.
       host: the host compiler (host_compiler.bzl).
       objects: list of Files compiled with -rdc=true.
+      libraries: list of static libraries with device code to link against (libcufft_static.a).
       out: the object File to write.
       gencode_flags: the -gencode flags the objects were compiled with.
     """
@@ -106,11 +107,12 @@ def nvcc_device_link(actions, cuda, host, objects, out, gencode_flags):
     # toolkit's headers, which a downloaded toolkit keeps outside nvcc's own tree.
     _add_includes(args, cuda.headers)
     args.add_all(objects)
+    args.add_all(libraries)
     args.add("-o", out)
     actions.run(
         executable = cuda.nvcc,
         arguments = [args],
-        inputs = depset(objects, transitive = [cuda.toolkit_files, cuda.headers.headers, host.files]),
+        inputs = depset(objects + libraries, transitive = [cuda.toolkit_files, cuda.headers.headers, host.files]),
         outputs = [out],
         env = host.env,
         mnemonic = "NvccDeviceLink",

@@ -6,8 +6,9 @@ load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_c
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
-load(":actions.bzl", "nvcc_compile", "nvcc_device_link")
+load(":actions.bzl", "nvcc_compile")
 load(":archs.bzl", "resolve_archs")
+load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", device_link = "link")
 load(":providers.bzl", "CuInfo")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
@@ -48,7 +49,7 @@ def _cu_library_impl(ctx):
         return [
             DefaultInfo(files = depset()),
             CcInfo(compilation_context = cc_info.compilation_context),
-            CuInfo(rdc_objects = depset(), gencode_flags = []),
+            CuInfo(rdc_objects = depset(), rdc_libraries = depset(), rdc_archs = depset(), device_linked = depset()),
         ]
 
     toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
@@ -65,8 +66,6 @@ def _cu_library_impl(ctx):
             cuda.toolkit,
             ctx.attr._cudart_kind[BuildSettingInfo].value,
         ))
-    if ctx.attr.rdc and not cuda.cudadevrt:
-        fail("cu_library %s: rdc = True needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
     if ctx.attr.archs:
         spec, where = ctx.attr.archs, "the archs attribute of %s" % ctx.label
     else:
@@ -113,12 +112,34 @@ def _cu_library_impl(ctx):
         )
         objects.append(obj)
 
+    # Relocatable device code: this target's and that of the rdc parts below it is device-linked
+    # here once, unless this target is itself a part (device_link = False). See device_link.bzl:
+    # the device-link object and the parts' objects join this target's archive.
+    pending = collect(ctx.label, ctx.attr.deps, objects if ctx.attr.rdc else [], gencode)
     runtime = [cuda.cudart.linking_context]
-    if ctx.attr.rdc and objects:
-        dlink = ctx.actions.declare_file("_objs/%s/%s.dlink.o" % (ctx.label.name, ctx.label.name))
-        nvcc_device_link(ctx.actions, cuda, host, objects, dlink, gencode)
-        objects = objects + [dlink]
+    linked = []
+    if ctx.attr.rdc or pending.objects:
+        if not cuda.cudadevrt:
+            fail("cu_library %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
         runtime.append(cuda.cudadevrt.linking_context)
+    if not ctx.attr.device_link:
+        if not ctx.attr.rdc:
+            fail("cu_library %s: device_link = False leaves relocatable device code to a consumer; it needs rdc = True." % ctx.label)
+        err = check_linked_once(ctx.label, pending)
+        if err:
+            fail(err)
+        cu_info = pending_info(pending)
+    elif pending.objects:
+        err = check(ctx.label, pending, real_archs(gencode))
+        if err:
+            fail(err)
+        linked = [device_link(ctx, cuda, host, pending, gencode)] + [o for o in pending.objects.to_list() if o not in objects]
+        cu_info = linked_info(pending)
+    else:
+        err = check_linked_once(ctx.label, pending)
+        if err:
+            fail(err)
+        cu_info = linked_info(pending)
 
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
@@ -126,8 +147,8 @@ def _cu_library_impl(ctx):
         feature_configuration = feature_configuration,
         cc_toolchain = cc_toolchain,
         compilation_outputs = cc_common.create_compilation_outputs(
-            objects = depset(objects),
-            pic_objects = depset(objects),
+            objects = depset(objects + linked),
+            pic_objects = depset(objects + linked),
         ),
         user_link_flags = ctx.attr.linkopts + ["-lstdc++"],
         linking_contexts = [cc_info.linking_context] + runtime,
@@ -138,10 +159,10 @@ def _cu_library_impl(ctx):
     if lib:
         archive = [f for f in [lib.pic_static_library, lib.static_library] if f][:1]
     return [
-        DefaultInfo(files = depset(archive + objects)),
+        DefaultInfo(files = depset(archive + objects + linked)),
         CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
-        CuInfo(rdc_objects = depset(objects if ctx.attr.rdc else []), gencode_flags = gencode),
-        OutputGroupInfo(objects = depset(objects)),
+        cu_info,
+        OutputGroupInfo(objects = depset(objects + linked)),
     ]
 
 cu_library = rule(
@@ -164,7 +185,14 @@ default). Under --config=cpu it compiles nothing and needs no toolkit.""",
         "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),
         "linkopts": attr.string_list(doc = "Linker flags, propagated to the final link."),
         "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
-        "rdc": attr.bool(doc = "Relocatable device code (-rdc=true) plus a device-link step, for device calls across this target's .cu files."),
+        "rdc": attr.bool(doc = "Relocatable device code (-rdc=true): __device__ functions and variables may be used across .cu files, and across targets (see device_link)."),
+        "device_link": attr.bool(
+            default = True,
+            doc = """True (default): device-link here this target's relocatable device code and that of the rdc
+parts below it, once. False (needs rdc = True): this target is an rdc part whose __device__ functions
+and variables other targets' device code uses; the first consumer that links (a cu_library, a
+cu_device_link, or a go_cuda_library) device-links it.""",
+        ),
         "_archs": attr.label(default = Label("//toolchains:archs")),
         "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),

@@ -1,6 +1,7 @@
 """go_cuda_library: a go_library whose cgo code calls kernels from cu_library targets."""
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
+load(":cu_device_link.bzl", "cu_device_link")
 load(":requires_cuda.bzl", "requires_cuda")
 
 def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
@@ -11,6 +12,10 @@ def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
     (and everything that depends on it). To keep the package under --config=cpu, make cu_deps a
     select() on @rules_cuda_go//toolchains:cuda_disabled that links a CPU stub of the same C API
     there (ops/cuda does): then the target stays compatible.
+
+    Relocatable device code that no cu_library below device-linked yet (rdc parts: cu_library with
+    rdc = True, device_link = False) is device-linked once here, by a cu_device_link target named
+    NAME_device_link.
 
     The CUDA runtime comes with every cu_library (static libcudart by default; shared with
     --@rules_cuda_go//toolchains:cudart=shared), as does libstdc++, so no linkopts are needed.
@@ -26,12 +31,24 @@ def go_cuda_library(name, cu_deps = [], cdeps = [], cgo = True, **kwargs):
     """
     if not cgo:
         fail("go_cuda_library %s: cgo = False makes no sense; use go_library" % name)
+    compatible = kwargs.pop("target_compatible_with", []) + (
+        [] if type(cu_deps) == "select" else requires_cuda()
+    )
+
+    # The one device link of relocatable device code that reaches the Go package unlinked (rdc
+    # parts: cu_library with device_link = False); the deps as they are when there is none.
+    cu_device_link(
+        name = name + "_device_link",
+        deps = cu_deps,
+        target_compatible_with = compatible,
+        tags = kwargs.get("tags", []),
+        testonly = kwargs.get("testonly", False),
+        visibility = ["//visibility:private"],
+    )
     go_library(
         name = name,
         cgo = True,
-        cdeps = cu_deps + cdeps,
-        target_compatible_with = kwargs.pop("target_compatible_with", []) + (
-            [] if type(cu_deps) == "select" else requires_cuda()
-        ),
+        cdeps = [":" + name + "_device_link"] + cdeps,
+        target_compatible_with = compatible,
         **kwargs
     )

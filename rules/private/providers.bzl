@@ -1,9 +1,12 @@
 """Providers of the rules_cuda_go rules."""
 
 CuInfo = provider(
-    doc = "What a cu_library carries besides CcInfo.",
+    doc = """What a cu_library carries besides CcInfo: relocatable device code on its way to the one
+device link of a binary (see device_link.bzl).""",
     fields = {
-        "rdc_objects": "depset of Files: objects compiled with relocatable device code, for the device link.",
-        "gencode_flags": "list of strings: the -gencode flags this target was compiled with.",
+        "rdc_objects": "depset of Files: objects compiled with -rdc=true (this target's and its rdc parts') that no target below has device-linked yet; the first linking consumer device-links them.",
+        "rdc_libraries": "depset of Files: static libraries with device code that the device link must see (e.g. libcufft_static.a for cuFFT callbacks).",
+        "rdc_archs": "depset of strings '<label> <sm_XX,sm_YY>': the real GPU archs each target in rdc_objects was built for.",
+        "device_linked": "depset of strings: labels of the targets whose relocatable device code was device-linked below this target (to catch a part linked twice).",
     },
 )

@@ -102,3 +102,32 @@ hermetic_test = analysistest.make(
     attrs = {"expected_flags": attr.string_list()},
     config_settings = _CUDA_ON | {"//command_line_option:copt": ["--sysroot=/opt/sysroot", "-Wextra"]},
 )
+
+def _device_link_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    links = _actions(env, "NvccDeviceLink")
+    asserts.equals(env, 1, len(links), "expected one device link")
+    objects = sorted([f.basename for f in links[0].inputs.to_list() if f.extension == "o"])
+    asserts.equals(env, sorted(ctx.attr.expected_objects), objects)
+    for f in ctx.attr.expected_gencode:
+        asserts.true(env, f in links[0].argv, "expected %r in %r" % (f, links[0].argv))
+    return analysistest.end(env)
+
+# The device link of a target over the rdc parts below it: each part's objects once.
+device_link_test = analysistest.make(
+    _device_link_test_impl,
+    attrs = {
+        "expected_objects": attr.string_list(),
+        "expected_gencode": attr.string_list(),
+    },
+    config_settings = _CUDA_ON,
+)
+
+def _no_device_link_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    asserts.equals(env, [], _actions(env, "NvccDeviceLink"))
+    asserts.true(env, len(_actions(env, "NvccCompile")) > 0, "expected the part to compile")
+    return analysistest.end(env)
+
+# An rdc part compiles and leaves the device link to its consumer.
+no_device_link_test = analysistest.make(_no_device_link_test_impl, config_settings = _CUDA_ON)

@@ -1,0 +1,85 @@
+"""cu_device_link: the one device link of the relocatable device code below it, for a binary."""
+
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//toolchains:host_compiler.bzl", "host_compiler")
+load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", device_link = "link")
+load(":providers.bzl", "CuInfo")
+
+_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+
+def _cu_device_link_impl(ctx):
+    cc_info = cc_common.merge_cc_infos(cc_infos = [d[CcInfo] for d in ctx.attr.deps])
+    pending = collect(ctx.label, ctx.attr.deps, [], [])
+    err = check_linked_once(ctx.label, pending)
+    if err:
+        fail(err)
+    if not ctx.attr._build_cuda[BuildSettingInfo].value or not pending.objects:
+        # Nothing to link (no rdc parts below, or --config=cpu): the deps as they are.
+        return [cc_info, linked_info(pending)]
+
+    toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
+    cuda = toolchain.cuda if toolchain else None
+    if not cuda or not cuda.available:
+        fail("cu_device_link %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message if cuda else "no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version"))
+    if not cuda.cudadevrt:
+        fail("cu_device_link %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
+
+    # The link produces SASS for every arch a part was built for; each part must have all of them.
+    archs = {}
+    for entry in pending.archs.to_list():
+        for a in entry.partition(" ")[2].split(","):
+            if a:
+                archs[a] = True
+    link_archs = sorted(archs.keys())
+    err = check(ctx.label, pending, link_archs)
+    if err:
+        fail(err)
+    gencode = ["-gencode=arch=compute_%s,code=%s" % (a[len("sm_"):], a) for a in link_archs]
+
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    host = host_compiler(ctx, cuda, cc_toolchain, feature_configuration)
+    dlink = device_link(ctx, cuda, host, pending, gencode)
+    linking_context, _ = cc_common.create_linking_context_from_compilation_outputs(
+        actions = ctx.actions,
+        name = ctx.label.name,
+        feature_configuration = feature_configuration,
+        cc_toolchain = cc_toolchain,
+        # The device-link object with the parts' objects, in one archive: see device_link.bzl's link().
+        compilation_outputs = cc_common.create_compilation_outputs(
+            objects = depset([dlink], transitive = [pending.objects]),
+            pic_objects = depset([dlink], transitive = [pending.objects]),
+        ),
+        linking_contexts = [cc_info.linking_context, cuda.cudadevrt.linking_context],
+        disallow_dynamic_library = True,
+    )
+    return [
+        DefaultInfo(files = depset([dlink])),
+        CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
+        linked_info(pending),
+    ]
+
+cu_device_link = rule(
+    implementation = _cu_device_link_impl,
+    doc = """Device-links the relocatable device code of the rdc parts (cu_library with rdc = True,
+device_link = False) below `deps`, once, for a cc_binary or cc_test: depend on this target instead of
+the parts. The link is for every GPU arch the parts were built for; each part must have them all.
+go_cuda_library creates one for its cu_deps itself. Passes the deps through unchanged when nothing
+below them waits for a device link.""",
+    attrs = {
+        "deps": attr.label_list(providers = [CcInfo], doc = "cu_library targets (and anything with CcInfo) to link."),
+        "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+    },
+    toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],
+    fragments = ["cpp"],
+    provides = [CcInfo, CuInfo],
+)

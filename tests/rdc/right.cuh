@@ -1,0 +1,4 @@
+#pragma once
+
+// 3 * scaled(x), from base (another target).
+__device__ float right_op(float x);
