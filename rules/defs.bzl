@@ -1,9 +1,9 @@
 """Public API of rules_cuda_go: load("@rules_cuda_go//rules:defs.bzl", "cu_library", "cu_device_link", "go_cuda_library", "requires_cuda")."""
 
+load("//rules:providers.bzl", _CuInfo = "CuInfo")
 load("//rules/private:cu_device_link.bzl", _cu_device_link = "cu_device_link")
 load("//rules/private:cu_library.bzl", _cu_library = "cu_library")
 load("//rules/private:go_cuda_library.bzl", _go_cuda_library = "go_cuda_library")
-load("//rules/private:providers.bzl", _CuInfo = "CuInfo")
 load("//rules/private:requires_cuda.bzl", _requires_cuda = "requires_cuda")
 load("//toolchains:providers.bzl", _CudaToolchainInfo = "CudaToolchainInfo")
 

@@ -4,9 +4,10 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
-load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", device_link = "link")
-load(":providers.bzl", "CuInfo")
+load(":archs.bzl", "resolve_archs")
+load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", "real_archs", device_link = "link")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
@@ -16,7 +17,7 @@ def _cu_device_link_impl(ctx):
     err = check_linked_once(ctx.label, pending)
     if err:
         fail(err)
-    if not ctx.attr._build_cuda[BuildSettingInfo].value or not pending.objects:
+    if not ctx.attr._build_cuda[BuildSettingInfo].value or not (pending.objects or pending.libraries):
         # Nothing to link (no rdc parts below, or --config=cpu): the deps as they are.
         return [cc_info, linked_info(pending)]
 
@@ -34,10 +35,17 @@ def _cu_device_link_impl(ctx):
             if a:
                 archs[a] = True
     link_archs = sorted(archs.keys())
+    if link_archs:
+        gencode = ["-gencode=arch=compute_%s,code=%s" % (a[len("sm_"):], a) for a in link_archs]
+    else:
+        # Only static libraries to link (no rdc parts name archs): the archs of --cuda_archs.
+        gencode, err = resolve_archs(ctx.attr._archs[BuildSettingInfo].value, cuda, "--@rules_cuda_go//toolchains:archs (--cuda_archs)")
+        if err:
+            fail("cu_device_link %s: %s" % (ctx.label, err))
+        link_archs = real_archs(gencode)
     err = check(ctx.label, pending, link_archs)
     if err:
         fail(err)
-    gencode = ["-gencode=arch=compute_%s,code=%s" % (a[len("sm_"):], a) for a in link_archs]
 
     cc_toolchain = find_cpp_toolchain(ctx)
     feature_configuration = cc_common.configure_features(
@@ -76,6 +84,7 @@ go_cuda_library creates one for its cu_deps itself. Passes the deps through unch
 below them waits for a device link.""",
     attrs = {
         "deps": attr.label_list(providers = [CcInfo], doc = "cu_library targets (and anything with CcInfo) to link."),
+        "_archs": attr.label(default = Label("//toolchains:archs")),
         "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
     },

@@ -5,11 +5,11 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":actions.bzl", "nvcc_compile")
 load(":archs.bzl", "resolve_archs")
 load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", device_link = "link")
-load(":providers.bzl", "CuInfo")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 _COMPILED = ["cu", "cc", "cpp", "cxx"]
@@ -118,7 +118,7 @@ def _cu_library_impl(ctx):
     pending = collect(ctx.label, ctx.attr.deps, objects if ctx.attr.rdc else [], gencode)
     runtime = [cuda.cudart.linking_context]
     linked = []
-    if ctx.attr.rdc or pending.objects:
+    if ctx.attr.rdc or pending.objects or pending.libraries:
         if not cuda.cudadevrt:
             fail("cu_library %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
         runtime.append(cuda.cudadevrt.linking_context)
@@ -129,7 +129,7 @@ def _cu_library_impl(ctx):
         if err:
             fail(err)
         cu_info = pending_info(pending)
-    elif pending.objects:
+    elif pending.objects or pending.libraries:
         err = check(ctx.label, pending, real_archs(gencode))
         if err:
             fail(err)
@@ -152,6 +152,9 @@ def _cu_library_impl(ctx):
         ),
         user_link_flags = ctx.attr.linkopts + ["-lstdc++"],
         linking_contexts = [cc_info.linking_context] + runtime,
+        # With a device link whole, for a cc_binary: a static library's device code (cuFFT's) may be
+        # all that refers to the device-link object, from a later archive.
+        alwayslink = bool(linked),
         disallow_dynamic_library = True,
     )
     lib = linking_outputs.library_to_link

@@ -9,8 +9,8 @@ libraries (a diamond) is linked once. Linking a part twice on the way to one con
 that says where.
 """
 
+load("//rules:providers.bzl", "CuInfo")
 load(":actions.bzl", "nvcc_device_link")
-load(":providers.bzl", "CuInfo")
 
 def real_archs(gencode_flags):
     """The sm_XX codes (SASS) in -gencode flags: what a device link needs from every part.
@@ -136,6 +136,7 @@ def link(ctx, cuda, host, pending, gencode):
 def linked_info(pending):
     """The CuInfo of a target that device-linked everything pending (or had nothing to link)."""
     parts = [e.partition(" ")[0] for e in pending.archs.to_list()]
+    parts += [f.path for f in pending.libraries.to_list()]
     return CuInfo(
         rdc_objects = depset(),
         rdc_libraries = depset(),

@@ -9,11 +9,13 @@ every source.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
+load(":cuda_device_library.bzl", "cuda_device_library")
 load(":cuda_missing_library.bzl", "cuda_missing_library")
 
-def _lib(component, shared = [], static = [], optional = [], deps = [], linkopts = [], target = None, doc = ""):
+def _lib(component, shared = [], static = [], optional = [], deps = [], linkopts = [], target = None, doc = "", device_link = False):
     return struct(
         component = component,
+        device_link = device_link,
         shared = shared,
         static = static,
         optional = optional,
@@ -30,7 +32,8 @@ _STATIC_SYSTEM = ["-ldl", "-lpthread", "-lrt"]
 # a target land in one directory of the runfiles, so a library finds its siblings through its
 # $ORIGIN run path); `static`: exact file names under lib/; every pattern of the two must match for
 # the library to exist; `optional`: files linked too where present. A library with neither is
-# headers only.
+# headers only. `device_link`: its static archives hold relocatable device code, which the device
+# link of whatever uses it must see (a cuda_device_library then carries them in CuInfo).
 LIBRARIES = {
     "cudart_static": _lib("cudart", static = ["libcudart_static.a"], linkopts = _STATIC_SYSTEM, doc = "CUDA runtime, static (loads the driver lazily)"),
     "cudart_shared": _lib("cudart", shared = ["libcudart.so*"], doc = "CUDA runtime, shared"),
@@ -46,7 +49,8 @@ LIBRARIES = {
     "cublasLt_static": _lib("cublas", static = ["libcublasLt_static.a"], deps = ["culibos"]),
     "cufft": _lib("cufft", shared = ["libcufft.so*"]),
     "cufftw": _lib("cufft", shared = ["libcufftw.so*", "libcufft.so*"]),
-    "cufft_static": _lib("cufft", static = ["libcufft_static.a"], deps = ["culibos"]),
+    # Its kernels are relocatable device code (callbacks link into them): it needs a device link.
+    "cufft_static": _lib("cufft", static = ["libcufft_static.a"], deps = ["culibos"], device_link = True),
     "curand": _lib("curand", shared = ["libcurand.so*"]),
     "curand_static": _lib("curand", static = ["libcurand_static.a"], deps = ["culibos"]),
     "cusparse": _lib("cusparse", shared = ["libcusparse.so*"], deps = ["nvjitlink"]),
@@ -132,12 +136,19 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
             continue
         files = native.glob(["lib/" + p for p in lib.shared + lib.static + lib.optional], exclude = ["lib/*.alt.so*"], allow_empty = True)
         cc_library(
-            name = name,
+            name = name + "_host" if lib.device_link else name,
             srcs = files,
             linkopts = lib.linkopts,
             deps = {d: True for d in [headers, cuda_headers] + [dep_labels.get(d, ":" + d) for d in lib.deps]}.keys(),
-            visibility = ["//visibility:public"],
+            visibility = ["//visibility:private"] if lib.device_link else ["//visibility:public"],
         )
+        if lib.device_link:
+            cuda_device_library(
+                name = name,
+                library = ":%s_host" % name,
+                archives = ["lib/" + f for f in lib.static],
+                visibility = ["//visibility:public"],
+            )
     if component in ["cudart", "*"]:
         # What the toolchain takes the runtime from (toolchain_<name>): the library, or a target
         # without CcInfo where this toolkit lacks it (no libcudart.so in a redist toolkit, say), so
