@@ -1,7 +1,6 @@
 """current_cuda_toolchain: the selected CUDA toolchain's nvcc as Make variables, for genrules."""
 
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
-load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load(":host_compiler.bzl", "host_compiler", "host_compiler_flags")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
@@ -10,13 +9,7 @@ def _current_cuda_toolchain_impl(ctx):
     cuda = ctx.toolchains[_TOOLCHAIN_TYPE].cuda
     if not cuda.available:
         fail("%s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message))
-    cc_toolchain = find_cpp_toolchain(ctx)
-    host = host_compiler(ctx, cuda, cc_toolchain, cc_common.configure_features(
-        ctx = ctx,
-        cc_toolchain = cc_toolchain,
-        requested_features = ctx.features,
-        unsupported_features = ctx.disabled_features,
-    ))
+    host = host_compiler(ctx, cuda)
     h = cuda.headers
     includes = ["-I" + p for p in h.includes.to_list() + h.quote_includes.to_list()]
     includes += ["-isystem " + p for p in h.system_includes.to_list()]

@@ -1,6 +1,7 @@
 """The host compiler nvcc uses: the C++ toolchain's (or one the CUDA toolkit is bound to), with the
 flags that matter for ABI and an explicit, minimal action environment."""
 
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
 load("@rules_cc//cc:action_names.bzl", "ACTION_NAMES")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 
@@ -69,19 +70,25 @@ def host_compiler_flags(host):
         out.extend(["-Xcompiler", f])
     return out
 
-def host_compiler(ctx, cuda, cc_toolchain, feature_configuration):
+def host_compiler(ctx, cuda):
     """What nvcc needs to run the host compiler hermetically.
 
     Args:
-      ctx: the rule context (for the cpp fragment's --copt/--cxxopt).
+      ctx: the rule context (with the C++ toolchain, features and the cpp fragment's --copt/--cxxopt).
       cuda: CudaToolchainInfo.
-      cc_toolchain: the C++ toolchain.
-      feature_configuration: its configured features.
 
     Returns:
       struct(path = the -ccbin argument, files = depset of Files the host compiler reads,
-      flags = ABI flags for -Xcompiler, env = the action environment).
+      flags = ABI flags for -Xcompiler, env = the action environment, cc_toolchain and
+      feature_configuration = the C++ toolchain and its configured features, for linking).
     """
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
     variables = cc_common.create_compile_variables(
         feature_configuration = feature_configuration,
         cc_toolchain = cc_toolchain,
@@ -110,4 +117,11 @@ def host_compiler(ctx, cuda, cc_toolchain, feature_configuration):
             action_name = ACTION_NAMES.cpp_compile,
         )
         files = cc_toolchain.all_files
-    return struct(path = path, files = files, flags = abi_flags(command_line), env = env)
+    return struct(
+        path = path,
+        files = files,
+        flags = abi_flags(command_line),
+        env = env,
+        cc_toolchain = cc_toolchain,
+        feature_configuration = feature_configuration,
+    )

@@ -1,7 +1,7 @@
 """cu_device_link: the one device link of the relocatable device code below it, for a binary."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
@@ -47,20 +47,13 @@ def _cu_device_link_impl(ctx):
     if err:
         fail(err)
 
-    cc_toolchain = find_cpp_toolchain(ctx)
-    feature_configuration = cc_common.configure_features(
-        ctx = ctx,
-        cc_toolchain = cc_toolchain,
-        requested_features = ctx.features,
-        unsupported_features = ctx.disabled_features,
-    )
-    host = host_compiler(ctx, cuda, cc_toolchain, feature_configuration)
+    host = host_compiler(ctx, cuda)
     dlink = device_link(ctx, cuda, host, pending, gencode)
     linking_context, _ = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
         name = ctx.label.name,
-        feature_configuration = feature_configuration,
-        cc_toolchain = cc_toolchain,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
         # The device-link object with the parts' objects, in one archive: see device_link.bzl's link().
         compilation_outputs = cc_common.create_compilation_outputs(
             objects = depset([dlink], transitive = [pending.objects]),

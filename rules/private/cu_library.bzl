@@ -2,7 +2,7 @@
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
@@ -81,14 +81,7 @@ def _cu_library_impl(ctx):
         cc_infos = [CcInfo(compilation_context = cuda.headers)],
     )
 
-    cc_toolchain = find_cpp_toolchain(ctx)
-    feature_configuration = cc_common.configure_features(
-        ctx = ctx,
-        cc_toolchain = cc_toolchain,
-        requested_features = ctx.features,
-        unsupported_features = ctx.disabled_features,
-    )
-    host = host_compiler(ctx, cuda, cc_toolchain, feature_configuration)
+    host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
     for src in ctx.files.srcs:
@@ -144,8 +137,8 @@ def _cu_library_impl(ctx):
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
         name = ctx.label.name,
-        feature_configuration = feature_configuration,
-        cc_toolchain = cc_toolchain,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
         compilation_outputs = cc_common.create_compilation_outputs(
             objects = depset(objects + linked),
             pic_objects = depset(objects + linked),

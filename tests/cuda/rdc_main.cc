@@ -3,6 +3,7 @@
 // are checked, without one (no driver or no device) only that path is.
 #include <cstdio>
 
+#include "tests/gpu_gate.h"
 #include "tests/cuda/rdc.h"
 
 int main() {
@@ -12,15 +13,8 @@ int main() {
 #endif
   int count = 0;
   int err = rdc_device_count(&count);
-  // cudaErrorInsufficientDriver (35), cudaErrorNoDevice (100): no usable GPU here.
-  if (err == 35 || err == 100) {
-    std::printf("no CUDA device (error %d): linked, GPU part skipped\n", err);
-    return 0;
-  }
-  if (err != 0 || count == 0) {
-    std::fprintf(stderr, "cudaGetDeviceCount: error %d, %d devices\n", err, count);
-    return 1;
-  }
+  const int gate = gpu_gate(err, count);
+  if (gate >= 0) return gate;
   const int n = 1000;
   static float out[n];
   err = rdc_run(out, n);

@@ -2,20 +2,14 @@
 // which device-links both). Without a GPU it checks only that it linked.
 #include <cstdio>
 
+#include "tests/gpu_gate.h"
 #include "tests/rdc/chain.h"
 
 int main() {
   int count = 0;
   int err = rdc_chain_device_count(&count);
-  // cudaErrorInsufficientDriver (35), cudaErrorNoDevice (100): no usable GPU here.
-  if (err == 35 || err == 100) {
-    std::printf("no CUDA device (error %d): linked, GPU part skipped\n", err);
-    return 0;
-  }
-  if (err != 0 || count == 0) {
-    std::fprintf(stderr, "cudaGetDeviceCount: error %d, %d devices\n", err, count);
-    return 1;
-  }
+  const int gate = gpu_gate(err, count);
+  if (gate >= 0) return gate;
   const int n = 1001;
   static float data[n];
   for (int i = 0; i < n; i++) data[i] = 0.5f * i - 7.0f;

@@ -4,19 +4,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tests/gpu_gate.h"
 #include "tests/rdc/diamond.h"
 
 int main() {
   int count = 0;
   int err = rdc_device_count(&count);
-  if (err == 35 || err == 100) {
-    std::printf("no CUDA device (error %d): linked, GPU part skipped\n", err);
-    return 0;
-  }
-  if (err != 0 || count == 0) {
-    std::fprintf(stderr, "cudaGetDeviceCount: error %d, %d devices\n", err, count);
-    return 1;
-  }
+  const int gate = gpu_gate(err, count);
+  if (gate >= 0) return gate;
   const int n = 777;
   static float in[n], out[n];
   for (int i = 0; i < n; i++) in[i] = 0.25f * i - 3.0f;

@@ -4,20 +4,14 @@
 #include <cstdio>
 #include <vector>
 
+#include "tests/gpu_gate.h"
 #include "tests/libs/cufft/callback.h"
 
 int main() {
   int count = 0;
   int err = fft_device_count(&count);
-  // cudaErrorInsufficientDriver (35), cudaErrorNoDevice (100): no usable GPU here.
-  if (err == 35 || err == 100) {
-    std::printf("no CUDA device (error %d): linked, GPU part skipped\n", err);
-    return 0;
-  }
-  if (err != 0 || count == 0) {
-    std::fprintf(stderr, "cudaGetDeviceCount: error %d, %d devices\n", err, count);
-    return 1;
-  }
+  const int gate = gpu_gate(err, count);
+  if (gate >= 0) return gate;
   const int sizes[] = {1, 7, 1000, 1023};
   for (int n : sizes) {
     std::vector<float> in(n), out(2 * (n / 2 + 1));
