@@ -81,7 +81,9 @@ for spec in "${versions[@]}"; do
         echo "determinism-check: the build in $c failed (CUDA $v, -c $mode)"
         exit 1
       }
-      echo "  built in $c: $(($(date +%s) - start)) s"
+      # Which sandbox ran the actions: linux-sandbox is the hermetic one; processwrapper-sandbox
+      # (where linux-sandbox cannot run, e.g. in a chroot) ignores --experimental_use_hermetic_linux_sandbox.
+      echo "  built in $c: $(($(date +%s) - start)) s; $(grep -o '[0-9]* processes: .*' "$work/build.log" | tail -n1)"
     done
     outputs "$a" "$targets" "${flags[@]}" >"$work/files"
     outputs "$b" "$targets" "${flags[@]}" >"$work/files.b"
