@@ -1,0 +1,169 @@
+package ops
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// Shape helpers and constructors: checked shapes and dtypes, allocation, Zeros, Full, From*, Rand.
+
+func numel(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+func contiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	acc := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		st[d] = acc
+		acc *= shape[d]
+	}
+	return st
+}
+
+// checkShape validates dims (non-negative, product fits in an int) and
+// returns a private copy.
+func checkShape(op string, shape []int) ([]int, error) {
+	n := uint(1)
+	for i, d := range shape {
+		if d < 0 {
+			return nil, opErr(op, "shape", ErrShape, "shape %v has negative dimension %d at index %d", shape, d, i)
+		}
+		hi, lo := bits.Mul(n, uint(d))
+		if hi != 0 || lo > uint(maxInt) {
+			return nil, opErr(op, "shape", ErrShape, "shape %v has too many elements", shape)
+		}
+		n = lo
+	}
+	return append(make([]int, 0, len(shape)), shape...), nil
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+func checkDType(op string, d DType) error {
+	if !d.valid() {
+		return opErr(op, "dtype", ErrDType, "dtype %v is not supported, expected float32 or float64", d)
+	}
+	return nil
+}
+
+// allocTensor allocates a contiguous tensor; shape must be owned.
+func allocTensor(op string, dev Device, dtype DType, shape []int) (*Tensor, error) {
+	b, err := backendFor(op, dev)
+	if err != nil {
+		return nil, err
+	}
+	n := numel(shape)
+	st, err := b.Alloc(dev, dtype, n)
+	if err != nil {
+		return nil, fmt.Errorf("ops.%s: allocating %d %v elements on %v: %w", op, n, dtype, dev, err)
+	}
+	if st == nil || st.Len() != n || st.DType() != dtype {
+		return nil, fmt.Errorf("ops.%s: backend %s returned bad storage for %d %v elements", op, b.Name(), n, dtype)
+	}
+	return &Tensor{shape: shape, strides: contiguousStrides(shape), dtype: dtype, device: dev, buf: newBuffer(st, b)}, nil
+}
+
+func newHost(op string, dtype DType, shape []int) (*Tensor, error) {
+	if err := checkDType(op, dtype); err != nil {
+		return nil, err
+	}
+	shape, err := checkShape(op, shape)
+	if err != nil {
+		return nil, err
+	}
+	return allocTensor(op, CPU, dtype, shape)
+}
+
+// ---------------------------------------------------------------------------
+// Constructors. All create contiguous CPU tensors; use To to move them.
+// An empty shape gives a 0-d (scalar) tensor with one element.
+
+// Zeros returns a CPU tensor of the given dtype and shape filled with 0.
+func Zeros(dtype DType, shape ...int) (*Tensor, error) {
+	return newHost("Zeros", dtype, shape)
+}
+
+// Full returns a CPU tensor of the given dtype and shape filled with value.
+func Full(value float64, dtype DType, shape ...int) (*Tensor, error) {
+	t, err := newHost("Full", dtype, shape)
+	if err != nil {
+		return nil, err
+	}
+	s := t.cpu()
+	if dtype == Float32 {
+		for i := range s.f32 {
+			s.f32[i] = float32(value)
+		}
+	} else {
+		for i := range s.f64 {
+			s.f64[i] = value
+		}
+	}
+	return t, nil
+}
+
+// FromFloat32 returns a float32 CPU tensor holding a copy of data in
+// row-major order. With no shape, the tensor is 1-D of length len(data).
+func FromFloat32(data []float32, shape ...int) (*Tensor, error) {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	t, err := newHost("FromFloat32", Float32, shape)
+	if err != nil {
+		return nil, err
+	}
+	if n := t.Numel(); n != len(data) {
+		return nil, opErr("FromFloat32", "data", ErrShape, "data has %d elements, shape %v needs %d", len(data), shape, n)
+	}
+	copy(t.cpu().f32, data)
+	return t, nil
+}
+
+// FromFloat64 returns a float64 CPU tensor holding a copy of data in
+// row-major order. With no shape, the tensor is 1-D of length len(data).
+func FromFloat64(data []float64, shape ...int) (*Tensor, error) {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	return fromFloat64("FromFloat64", data, shape)
+}
+
+func fromFloat64(op string, data []float64, shape []int) (*Tensor, error) {
+	t, err := newHost(op, Float64, shape)
+	if err != nil {
+		return nil, err
+	}
+	if n := t.Numel(); n != len(data) {
+		return nil, opErr(op, "data", ErrShape, "data has %d elements, shape %v needs %d", len(data), shape, n)
+	}
+	copy(t.cpu().f64, data)
+	return t, nil
+}
+
+// Rand returns a CPU tensor of independent uniform values in [0, 1). The
+// values depend only on seed, dtype and the number of elements (PCG from
+// math/rand/v2), so they are reproducible across runs and platforms.
+func Rand(seed uint64, dtype DType, shape ...int) (*Tensor, error) {
+	t, err := newHost("Rand", dtype, shape)
+	if err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	s := t.cpu()
+	if dtype == Float32 {
+		for i := range s.f32 {
+			s.f32[i] = r.Float32()
+		}
+	} else {
+		for i := range s.f64 {
+			s.f64[i] = r.Float64()
+		}
+	}
+	return t, nil
+}

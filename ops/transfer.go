@@ -1,0 +1,209 @@
+package ops
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Contiguous returns t itself if it is contiguous, else a contiguous copy on
+// the same device.
+func (t *Tensor) Contiguous() (*Tensor, error) {
+	if err := t.check("Contiguous", "tensor"); err != nil {
+		return nil, err
+	}
+	if t.IsContiguous() {
+		return t, nil
+	}
+	return copyTensor("Contiguous", t, true)
+}
+
+// copyTensor returns a contiguous copy of t, using the device's
+// "Contiguous" kernel if it has one and a round trip through host memory
+// otherwise (so a backend needs no kernels for To and Float64s to work).
+func copyTensor(op string, t *Tensor, record bool) (*Tensor, error) {
+	if hasKernel(contiguousOp, t.device.Type) {
+		return contiguousOp.call(op, []*Tensor{t}, nil, record)
+	}
+	if !t.buf.st.pin() {
+		return nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
+	}
+	defer t.buf.st.unpin()
+	lo, hi := t.offset, t.offset+1
+	for d, s := range t.shape {
+		if s == 0 {
+			hi = lo
+			break
+		}
+		hi += (s - 1) * t.strides[d]
+	}
+	b := t.buf.st.backend
+	host := newCPUStorage(t.dtype, hi-lo)
+	if err := b.CopyToHost(host, 0, t.buf.st.storage, lo, hi-lo); err != nil {
+		return nil, fmt.Errorf("ops.%s: copying from %v to host: %w", op, t.device, err)
+	}
+	ht := &Tensor{shape: t.shape, strides: t.strides, offset: t.offset - lo, dtype: t.dtype, device: CPU, buf: newBuffer(host, cpuBackend{})}
+	hc, err := contiguousOp.call(op, []*Tensor{ht}, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	out, err := allocTensor(op, t.device, t.dtype, slices.Clone(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	if err := b.CopyFromHost(out.buf.st.storage, 0, hc.cpu(), 0, out.Numel()); err != nil {
+		out.Free()
+		return nil, fmt.Errorf("ops.%s: copying from host to %v: %w", op, t.device, err)
+	}
+	if record {
+		recordUnary(out, op, t, func(g *Tensor) (*Tensor, error) { return g, nil })
+	}
+	return out, nil
+}
+
+// To returns a copy of t on device dev (t itself if it is already there).
+// The copy goes through the backends' host copies; device-to-device copies
+// are staged through host memory.
+func (t *Tensor) To(dev Device) (*Tensor, error) {
+	const op = "To"
+	if err := t.check(op, "tensor"); err != nil {
+		return nil, err
+	}
+	if !dev.valid() {
+		return nil, opErr(op, "device", ErrDevice, "device %v is invalid", dev)
+	}
+	if dev == t.device {
+		return t, nil
+	}
+	dstB, err := backendFor(op, dev)
+	if err != nil {
+		return nil, err
+	}
+	src := t
+	if !t.IsContiguous() {
+		if src, err = copyTensor(op, t.Detach(), false); err != nil {
+			return nil, err
+		}
+		defer src.Free()
+	}
+	if !src.buf.st.pin() {
+		return nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
+	}
+	defer src.buf.st.unpin()
+	out, err := allocTensor(op, dev, t.dtype, slices.Clone(t.shape))
+	if err != nil {
+		return nil, err
+	}
+	n, off := out.Numel(), src.offset
+	srcB, srcSt, dstSt := src.buf.st.backend, src.buf.st.storage, out.buf.st.storage
+	switch {
+	case t.device.Type == DeviceCPU:
+		err = dstB.CopyFromHost(dstSt, 0, srcSt.(*CPUStorage), off, n)
+	case dev.Type == DeviceCPU:
+		err = srcB.CopyToHost(dstSt.(*CPUStorage), 0, srcSt, off, n)
+	default:
+		tmp := newCPUStorage(t.dtype, n)
+		if err = srcB.CopyToHost(tmp, 0, srcSt, off, n); err == nil {
+			err = dstB.CopyFromHost(dstSt, 0, tmp, 0, n)
+		}
+	}
+	if err != nil {
+		out.Free()
+		return nil, fmt.Errorf("ops.To: copying from %v to %v: %w", t.device, dev, err)
+	}
+	from := t.device
+	recordUnary(out, op, t, func(g *Tensor) (*Tensor, error) { return g.To(from) })
+	return out, nil
+}
+
+// hostView returns a CPU tensor with t's values (t itself if on CPU), pinned
+// until release is called.
+func (t *Tensor) hostView(op string) (h *Tensor, release func(), err error) {
+	if err := t.checkNil(op, "tensor"); err != nil {
+		return nil, nil, err
+	}
+	if t.device.Type != DeviceCPU {
+		if h, err = t.Detach().To(CPU); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		h = t
+	}
+	if !h.buf.st.pin() {
+		return nil, nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
+	}
+	return h, h.buf.st.unpin, nil
+}
+
+// Float64s copies the elements to a new host slice in row-major (logical)
+// order, converting float32 values to float64.
+func (t *Tensor) Float64s() ([]float64, error) {
+	h, release, err := t.hostView("Float64s")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	out := make([]float64, h.Numel())
+	if h.dtype == Float32 {
+		gather(out, h.cpu().f32, h)
+	} else {
+		gather(out, h.cpu().f64, h)
+	}
+	return out, nil
+}
+
+// Float32s copies the elements to a new host slice in row-major (logical)
+// order, rounding float64 values to float32.
+func (t *Tensor) Float32s() ([]float32, error) {
+	h, release, err := t.hostView("Float32s")
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	out := make([]float32, h.Numel())
+	if h.dtype == Float32 {
+		gather(out, h.cpu().f32, h)
+	} else {
+		gather(out, h.cpu().f64, h)
+	}
+	return out, nil
+}
+
+// Item returns the value of a one-element tensor as a float64.
+func (t *Tensor) Item() (float64, error) {
+	if err := t.check("Item", "tensor"); err != nil {
+		return 0, err
+	}
+	if n := t.Numel(); n != 1 {
+		return 0, opErr("Item", "tensor", ErrShape, "tensor has shape %v (%d elements), expected exactly 1 element", t.shape, n)
+	}
+	v, err := t.Float64s()
+	if err != nil {
+		return 0, err
+	}
+	return v[0], nil
+}
+
+// gather copies the strided elements of t (backed by src) into dst in
+// logical order.
+func gather[D, S float](dst []D, src []S, t *Tensor) {
+	if len(dst) == 0 {
+		return
+	}
+	if t.IsContiguous() {
+		for i, v := range src[t.offset : t.offset+len(dst)] {
+			dst[i] = D(v)
+		}
+		return
+	}
+	l := newLayout(t.shape, []int{t.offset}, t.strides)
+	s := l.inner[0]
+	i := 0
+	l.rows(0, len(dst), func(off []int, n int) {
+		o := off[0]
+		for k := 0; k < n; k++ {
+			dst[i] = D(src[o])
+			i++
+			o += s
+		}
+	})
+}
