@@ -1,0 +1,80 @@
+package cuda
+
+// #include "ops/cuda/csrc/opscuda.h"
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
+
+// hostSpan returns the address and byte size of n elements of h from off,
+// after checking bounds and dtype.
+func hostSpan(h *ops.CPUStorage, off, n int, dtype ops.DType) (unsafe.Pointer, int, error) {
+	if h == nil {
+		return nil, 0, fmt.Errorf("cuda: host storage is nil: %w", ops.ErrNil)
+	}
+	if h.DType() != dtype {
+		return nil, 0, fmt.Errorf("cuda: host storage has dtype %v, expected %v: %w", h.DType(), dtype, ops.ErrDType)
+	}
+	if off < 0 || n < 0 || off+n > h.Len() {
+		return nil, 0, fmt.Errorf("cuda: host range [%d, %d) is outside a storage of %d elements: %w", off, off+n, h.Len(), ops.ErrArg)
+	}
+	if dtype == ops.Float32 {
+		return unsafe.Pointer(&h.Float32()[off]), n * 4, nil
+	}
+	return unsafe.Pointer(&h.Float64()[off]), n * 8, nil
+}
+
+func deviceSpan(s ops.Storage, off, n int) (*Storage, error) {
+	cs, err := storageOf(s)
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 || n < 0 || off+n > cs.n {
+		return nil, fmt.Errorf("cuda: device range [%d, %d) is outside a storage of %d elements: %w", off, off+n, cs.n, ops.ErrArg)
+	}
+	return cs, nil
+}
+
+func (backend) CopyFromHost(dst ops.Storage, dstOff int, src *ops.CPUStorage, srcOff, n int) error {
+	d, err := deviceSpan(dst, dstOff, n)
+	if err != nil || n == 0 {
+		return err
+	}
+	p, bytes, err := hostSpan(src, srcOff, n, d.dtype)
+	if err != nil {
+		return err
+	}
+	if code := C.opscuda_copy_to_device(C.int(d.device), d.at(dstOff), p, C.ulonglong(bytes)); code != 0 {
+		return check(fmt.Sprintf("copying %d bytes to cuda:%d", bytes, d.device), code)
+	}
+	return nil
+}
+
+func (backend) CopyToHost(dst *ops.CPUStorage, dstOff int, src ops.Storage, srcOff, n int) error {
+	s, err := deviceSpan(src, srcOff, n)
+	if err != nil || n == 0 {
+		return err
+	}
+	p, bytes, err := hostSpan(dst, dstOff, n, s.dtype)
+	if err != nil {
+		return err
+	}
+	if code := C.opscuda_copy_to_host(C.int(s.device), p, s.at(srcOff), C.ulonglong(bytes)); code != 0 {
+		return check(fmt.Sprintf("copying %d bytes from cuda:%d", bytes, s.device), code)
+	}
+	return nil
+}
+
+func (backend) Synchronize(d ops.Device) error {
+	if err := checkDevice(d); err != nil {
+		return err
+	}
+	if code := C.opscuda_synchronize(C.int(d.Index)); code != 0 {
+		return check(fmt.Sprintf("cudaDeviceSynchronize on %v", d), code)
+	}
+	return nil
+}
