@@ -42,135 +42,153 @@ func (e *GradCheckError) Error() string {
 // gradients are not touched. It returns nil, a *GradCheckError for the
 // first mismatch, or another error if fn or autograd fails.
 func GradCheck(fn func(inputs []*Tensor) (*Tensor, error), inputs []*Tensor, opts GradCheckOptions) error {
-	const op = "GradCheck"
-	eps, atol, rtol := opts.Eps, opts.Atol, opts.Rtol
-	if eps == 0 {
-		eps = 1e-6
-	}
-	if atol == 0 {
-		atol = 1e-5
-	}
-	if rtol == 0 {
-		rtol = 1e-3
-	}
 	if fn == nil {
-		return opErr(op, "fn", ErrArg, "fn is nil")
+		return opErr(gradCheckOp, "fn", ErrArg, "fn is nil")
 	}
+	checked, err := gradCheckInputs(inputs)
+	if err != nil {
+		return err
+	}
+	g := &gradChecker{fn: fn, inputs: inputs, checked: checked, opts: opts.withDefaults()}
+	analytic, err := g.analytic()
+	if err != nil {
+		return err
+	}
+	return g.compareNumeric(analytic)
+}
+
+const gradCheckOp = "GradCheck"
+
+// withDefaults fills zero fields with torch.autograd.gradcheck's defaults.
+func (o GradCheckOptions) withDefaults() GradCheckOptions {
+	if o.Eps == 0 {
+		o.Eps = 1e-6
+	}
+	if o.Atol == 0 {
+		o.Atol = 1e-5
+	}
+	if o.Rtol == 0 {
+		o.Rtol = 1e-3
+	}
+	return o
+}
+
+// gradCheckInputs validates the inputs and returns the indices of those that require grad.
+func gradCheckInputs(inputs []*Tensor) ([]int, error) {
 	var checked []int
 	for i, in := range inputs {
 		name := fmt.Sprintf("inputs[%d]", i)
-		if err := in.check(op, name); err != nil {
-			return err
+		if err := in.check(gradCheckOp, name); err != nil {
+			return nil, err
 		}
 		if in.dtype != Float64 {
-			return opErr(op, name, ErrDType, "%s has dtype %v, expected float64 (finite differences need double precision)", name, in.dtype)
+			return nil, opErr(gradCheckOp, name, ErrDType, "%s has dtype %v, expected float64 (finite differences need double precision)", name, in.dtype)
 		}
 		if in.RequiresGrad() {
 			checked = append(checked, i)
 		}
 	}
 	if len(checked) == 0 {
-		return opErr(op, "inputs", ErrArg, "no input requires grad")
+		return nil, opErr(gradCheckOp, "inputs", ErrArg, "no input requires grad")
 	}
-	call := func(args []*Tensor) (*Tensor, error) {
-		out, err := fn(args)
-		if err != nil {
-			return nil, fmt.Errorf("ops.GradCheck: fn failed: %w", err)
-		}
-		if err := out.check(op, "fn's result"); err != nil {
-			return nil, err
-		}
-		if out.dtype != Float64 {
-			return nil, opErr(op, "fn's result", ErrDType, "fn's result has dtype %v, expected float64", out.dtype)
-		}
-		return out, nil
-	}
+	return checked, nil
+}
 
-	// Analytic Jacobian: one backward pass per output element.
-	leaves := make([]*Tensor, len(inputs))
-	for i, in := range inputs {
+// gradChecker holds one GradCheck: fn, its inputs, which of them are checked, the tolerances,
+// and the output's shape (set by analytic).
+type gradChecker struct {
+	fn       func(inputs []*Tensor) (*Tensor, error)
+	inputs   []*Tensor
+	checked  []int
+	opts     GradCheckOptions
+	outShape []int
+	nOut     int
+}
+
+// call runs fn and checks that it returned a live float64 tensor.
+func (g *gradChecker) call(args []*Tensor) (*Tensor, error) {
+	out, err := g.fn(args)
+	if err != nil {
+		return nil, fmt.Errorf("ops.GradCheck: fn failed: %w", err)
+	}
+	if err := out.check(gradCheckOp, "fn's result"); err != nil {
+		return nil, err
+	}
+	if out.dtype != Float64 {
+		return nil, opErr(gradCheckOp, "fn's result", ErrDType, "fn's result has dtype %v, expected float64", out.dtype)
+	}
+	return out, nil
+}
+
+// analytic returns the Jacobian from autograd, [checked input][output element] -> d/d input
+// elements (nil rows where the output does not depend on the input): one backward pass per
+// output element.
+func (g *gradChecker) analytic() ([][][]float64, error) {
+	leaves := make([]*Tensor, len(g.inputs))
+	for i, in := range g.inputs {
 		leaves[i] = in.Detach()
 		if in.RequiresGrad() {
 			leaves[i].requiresGrad.Store(true)
 		}
 	}
-	out, err := call(leaves)
+	out, err := g.call(leaves)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	outShape, nOut := slices.Clone(out.shape), out.Numel()
-	analytic := make([][][]float64, len(checked)) // [checked][output] -> d/d input elements
+	g.outShape, g.nOut = slices.Clone(out.shape), out.Numel()
+	analytic := make([][][]float64, len(g.checked))
 	for c := range analytic {
-		analytic[c] = make([][]float64, nOut)
+		analytic[c] = make([][]float64, g.nOut)
 	}
-	if out.RequiresGrad() {
-		for k := range nOut {
-			oneHot := make([]float64, nOut)
-			oneHot[k] = 1
-			g, err := fromFloat64(op, oneHot, outShape)
-			if err == nil {
-				g, err = g.To(out.device)
-			}
-			if err != nil {
-				return err
-			}
-			for _, i := range checked {
-				leaves[i].ZeroGrad()
-			}
-			if err := out.BackwardWithGrad(g); err != nil {
-				return err
-			}
-			for c, i := range checked {
-				if gr := leaves[i].Grad(); gr != nil {
-					if analytic[c][k], err = gr.Float64s(); err != nil {
-						return err
-					}
+	if !out.RequiresGrad() {
+		return analytic, nil
+	}
+	for k := range g.nOut {
+		oneHot := make([]float64, g.nOut)
+		oneHot[k] = 1
+		grad, err := fromFloat64(gradCheckOp, oneHot, g.outShape)
+		if err == nil {
+			grad, err = grad.To(out.device)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range g.checked {
+			leaves[i].ZeroGrad()
+		}
+		if err := out.BackwardWithGrad(grad); err != nil {
+			return nil, err
+		}
+		for c, i := range g.checked {
+			if gr := leaves[i].Grad(); gr != nil {
+				if analytic[c][k], err = gr.Float64s(); err != nil {
+					return nil, err
 				}
 			}
 		}
 	}
+	return analytic, nil
+}
 
-	// Numeric Jacobian, one input element at a time.
-	for c, i := range checked {
-		in := inputs[i]
-		base, err := in.Float64s()
+// compareNumeric computes the Jacobian by central differences, one input element at a time,
+// and returns a *GradCheckError for the first entry that differs from analytic.
+func (g *gradChecker) compareNumeric(analytic [][][]float64) error {
+	eps, atol, rtol := g.opts.Eps, g.opts.Atol, g.opts.Rtol
+	for c, i := range g.checked {
+		base, err := g.inputs[i].Float64s()
 		if err != nil {
 			return err
 		}
-		args := make([]*Tensor, len(inputs))
-		for j, t := range inputs {
-			args[j] = t.Detach()
-		}
-		eval := func(e int, v float64) ([]float64, error) {
-			vals := slices.Clone(base)
-			vals[e] = v
-			t, err := fromFloat64(op, vals, in.shape)
-			if err == nil {
-				t, err = t.To(in.device)
-			}
-			if err != nil {
-				return nil, err
-			}
-			args[i] = t
-			o, err := call(args)
-			if err != nil {
-				return nil, err
-			}
-			if !slices.Equal(o.shape, outShape) {
-				return nil, opErr(op, "fn", ErrShape, "fn returned shape %v for perturbed inputs, %v before", o.shape, outShape)
-			}
-			return o.Float64s()
-		}
 		for e := range base {
-			plus, err := eval(e, base[e]+eps)
+			plus, err := g.perturbed(i, base, e, base[e]+eps)
 			if err != nil {
 				return err
 			}
-			minus, err := eval(e, base[e]-eps)
+			minus, err := g.perturbed(i, base, e, base[e]-eps)
 			if err != nil {
 				return err
 			}
-			for k := range nOut {
+			for k := range g.nOut {
 				num := (plus[k] - minus[k]) / (2 * eps)
 				var ana float64
 				if analytic[c][k] != nil {
@@ -183,4 +201,32 @@ func GradCheck(fn func(inputs []*Tensor) (*Tensor, error), inputs []*Tensor, opt
 		}
 	}
 	return nil
+}
+
+// perturbed returns fn's output (row-major) with element e of input i (whose values are base)
+// set to v and the other inputs as they are.
+func (g *gradChecker) perturbed(i int, base []float64, e int, v float64) ([]float64, error) {
+	in := g.inputs[i]
+	vals := slices.Clone(base)
+	vals[e] = v
+	t, err := fromFloat64(gradCheckOp, vals, in.shape)
+	if err == nil {
+		t, err = t.To(in.device)
+	}
+	if err != nil {
+		return nil, err
+	}
+	args := make([]*Tensor, len(g.inputs))
+	for j, other := range g.inputs {
+		args[j] = other.Detach()
+	}
+	args[i] = t
+	o, err := g.call(args)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(o.shape, g.outShape) {
+		return nil, opErr(gradCheckOp, "fn", ErrShape, "fn returned shape %v for perturbed inputs, %v before", o.shape, g.outShape)
+	}
+	return o.Float64s()
 }
