@@ -181,56 +181,22 @@ func (o *Op) Call(tensors []*Tensor, scalars []float64) (*Tensor, error) {
 }
 
 func (o *Op) call(name string, ts []*Tensor, sc []float64, record bool) (*Tensor, error) {
-	if len(ts) != len(o.tensorNames) || len(sc) != len(o.scalarNames) {
-		return nil, opErr(name, "", ErrArg, "got %d tensor and %d scalar arguments, expected tensors %v and scalars %v",
-			len(ts), len(sc), o.tensorNames, o.scalarNames)
-	}
-	for i, t := range ts {
-		if err := t.checkNil(name, o.tensorNames[i]); err != nil {
-			return nil, err
-		}
-	}
-	for i, t := range ts {
-		if !t.buf.st.pin() {
-			for _, p := range ts[:i] {
-				p.buf.st.unpin()
-			}
-			return nil, opErr(name, o.tensorNames[i], ErrFreed, "%s has been freed", o.tensorNames[i])
-		}
-	}
-	defer func() {
-		for _, t := range ts {
-			t.buf.st.unpin()
-		}
-	}()
-	first, n0 := ts[0], o.tensorNames[0]
-	for i, t := range ts[1:] {
-		if t.device != first.device {
-			n := o.tensorNames[i+1]
-			return nil, opErr(name, n, ErrDevice, "%s is on %v, expected %v (same as %s)", n, t.device, first.device, n0)
-		}
-	}
-	for i, t := range ts[1:] {
-		if t.dtype != first.dtype {
-			n := o.tensorNames[i+1]
-			return nil, opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s)", n, t.dtype, first.dtype, n0)
-		}
-	}
-	shape, err := o.def.Shape(ts, sc)
-	if err != nil {
-		var oe *OpError
-		if errors.As(err, &oe) {
-			e := *oe
-			if e.Op == "" {
-				e.Op = name
-			}
-			return nil, &e
-		}
-		return nil, &OpError{Op: name, Kind: ErrShape, Detail: err.Error()}
-	}
-	if shape, err = checkShape(name, shape); err != nil {
+	if err := o.checkArgs(name, ts, sc); err != nil {
 		return nil, err
 	}
+	release, err := pinAll(name, ts, o.tensorNames)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := o.checkSameDeviceAndDType(name, ts); err != nil {
+		return nil, err
+	}
+	shape, err := o.outputShape(name, ts, sc)
+	if err != nil {
+		return nil, err
+	}
+	first := ts[0]
 	k := kernelFor(o, first.device.Type)
 	if k == nil {
 		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", first.device, kernelDevices(o))
@@ -244,18 +210,91 @@ func (o *Op) call(name string, ts []*Tensor, sc []float64, record bool) (*Tensor
 		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, first.device, err)
 	}
 	if record && anyRequiresGrad(ts) {
-		ins, scs, bw := slices.Clone(ts), slices.Clone(sc), o.def.Backward
-		out.node = &node{name: o.def.Name, inputs: ins, backward: func(g *Tensor) ([]*Tensor, error) {
-			if bw == nil {
-				return nil, opErr(o.def.Name, "", ErrGrad, "backward is not implemented")
-			}
-			det := make([]*Tensor, len(ins))
-			for i, t := range ins {
-				det[i] = t.Detach()
-			}
-			return bw(g, det, scs, out.Detach())
-		}}
-		out.requiresGrad.Store(true)
+		o.recordNode(out, ts, sc)
 	}
 	return out, nil
+}
+
+// checkArgs checks the argument counts against the schema and that no tensor is nil.
+func (o *Op) checkArgs(name string, ts []*Tensor, sc []float64) error {
+	if len(ts) != len(o.tensorNames) || len(sc) != len(o.scalarNames) {
+		return opErr(name, "", ErrArg, "got %d tensor and %d scalar arguments, expected tensors %v and scalars %v",
+			len(ts), len(sc), o.tensorNames, o.scalarNames)
+	}
+	for i, t := range ts {
+		if err := t.checkNil(name, o.tensorNames[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pinAll keeps the tensors' storage from being freed until release is called; it fails, pinning
+// nothing, if one was freed already.
+func pinAll(name string, ts []*Tensor, names []string) (release func(), err error) {
+	for i, t := range ts {
+		if !t.buf.st.pin() {
+			for _, p := range ts[:i] {
+				p.buf.st.unpin()
+			}
+			return nil, opErr(name, names[i], ErrFreed, "%s has been freed", names[i])
+		}
+	}
+	return func() {
+		for _, t := range ts {
+			t.buf.st.unpin()
+		}
+	}, nil
+}
+
+// checkSameDeviceAndDType checks that every tensor is on the first one's device, with its dtype.
+func (o *Op) checkSameDeviceAndDType(name string, ts []*Tensor) error {
+	first, n0 := ts[0], o.tensorNames[0]
+	for i, t := range ts[1:] {
+		if t.device != first.device {
+			n := o.tensorNames[i+1]
+			return opErr(name, n, ErrDevice, "%s is on %v, expected %v (same as %s)", n, t.device, first.device, n0)
+		}
+	}
+	for i, t := range ts[1:] {
+		if t.dtype != first.dtype {
+			n := o.tensorNames[i+1]
+			return opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s)", n, t.dtype, first.dtype, n0)
+		}
+	}
+	return nil
+}
+
+// outputShape runs the op's ShapeFunc, naming the op in its errors, and checks the result.
+func (o *Op) outputShape(name string, ts []*Tensor, sc []float64) ([]int, error) {
+	shape, err := o.def.Shape(ts, sc)
+	if err != nil {
+		var oe *OpError
+		if errors.As(err, &oe) {
+			e := *oe
+			if e.Op == "" {
+				e.Op = name
+			}
+			return nil, &e
+		}
+		return nil, &OpError{Op: name, Kind: ErrShape, Detail: err.Error()}
+	}
+	return checkShape(name, shape)
+}
+
+// recordNode makes out an autograd node over the inputs: its backward runs the op's Backward on
+// detached copies of the inputs and of out.
+func (o *Op) recordNode(out *Tensor, ts []*Tensor, sc []float64) {
+	ins, scs, bw := slices.Clone(ts), slices.Clone(sc), o.def.Backward
+	out.node = &node{name: o.def.Name, inputs: ins, backward: func(g *Tensor) ([]*Tensor, error) {
+		if bw == nil {
+			return nil, opErr(o.def.Name, "", ErrGrad, "backward is not implemented")
+		}
+		det := make([]*Tensor, len(ins))
+		for i, t := range ins {
+			det[i] = t.Detach()
+		}
+		return bw(g, det, scs, out.Detach())
+	}}
+	out.requiresGrad.Store(true)
 }
