@@ -1,0 +1,154 @@
+package cuda
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bazelbuild/bazel-gazelle/label"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// wireGo makes the directory's Go library a go_cuda_library whose cu_deps lists lib when its cgo
+// preamble includes one of lib's headers. cu_deps entries naming other rules are kept, except
+// those naming cu_library rules of this directory that are gone or being deleted. A Go library
+// that is a go_cuda_library already stays one.
+func (g *generator) wireGo(lib *rule.Rule, deleted map[string]bool) {
+	if m, ok := g.c.KindMap["go_library"]; ok && m.KindName != goCudaLibraryKind {
+		return // the user maps go_library to a macro of their own
+	}
+	var goLib *rule.Rule
+	for _, r := range g.args.OtherGen {
+		if r.Kind() == "go_library" {
+			goLib = r
+			break
+		}
+	}
+	if goLib == nil {
+		return
+	}
+	var old *rule.Rule
+	if g.args.File != nil {
+		for _, r := range g.args.File.Rules {
+			if g.isGoLibrary(r) && r.Name() == goLib.Name() {
+				old = r
+				break
+			}
+		}
+		if old == nil {
+			for _, r := range g.args.File.Rules {
+				if g.isGoLibrary(r) && r.AttrString("importpath") != "" && r.AttrString("importpath") == goLib.AttrString("importpath") {
+					old = r
+					break
+				}
+			}
+		}
+	}
+	if old != nil && (old.ShouldKeep() || !plainList(old, "cu_deps")) {
+		return
+	}
+	wired := lib != nil && g.cgoIncludesHeaderOf(goLib, lib)
+	if !wired && (old == nil || old.Kind() != goCudaLibraryKind) {
+		return
+	}
+
+	existing := map[string]bool{}
+	if g.args.File != nil {
+		for _, r := range g.args.File.Rules {
+			existing[r.Name()] = true
+		}
+	}
+	var cuDeps []string
+	seen := map[string]bool{}
+	if old != nil {
+		for _, dep := range old.AttrStrings("cu_deps") {
+			if n, ok := localName(dep, g.args.Rel); ok {
+				if (lib != nil && n == lib.Name()) || deleted[n] || !existing[n] {
+					continue
+				}
+			}
+			if !seen[dep] {
+				seen[dep] = true
+				cuDeps = append(cuDeps, dep)
+			}
+		}
+	}
+	if wired {
+		cuDeps = append(cuDeps, ":"+lib.Name())
+	}
+	goLib.SetKind(goCudaLibraryKind)
+	goLib.SetSortedAttrs(append(goLib.SortedAttrs(), "cu_deps"))
+	if len(cuDeps) > 0 {
+		goLib.SetAttr("cu_deps", cuDeps)
+	}
+}
+
+// cgoIncludesHeaderOf reports whether a cgo preamble of goLib's Go files includes a header of
+// lib, by its workspace-relative path or relative to the directory.
+func (g *generator) cgoIncludesHeaderOf(goLib, lib *rule.Rule) bool {
+	own := map[string]bool{}
+	for _, key := range []string{"srcs", "hdrs"} {
+		for _, f := range lib.AttrStrings(key) {
+			if headerExts[path.Ext(f)] {
+				own[path.Join(g.args.Rel, f)] = true
+			}
+		}
+	}
+	goFiles := goLib.AttrStrings("srcs")
+	if goFiles == nil {
+		goFiles = g.args.RegularFiles
+	}
+	for _, f := range goFiles {
+		if !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		for _, inc := range CgoIncludes(f, src) {
+			if own[path.Clean(inc.Path)] || own[path.Join(g.args.Rel, inc.Path)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// localFiles returns the entries of a srcs-like list that name files of the package itself
+// ("a.cu", ":a.cu", "sub/a.cu"), without a leading ':'.
+func localFiles(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if v == "" || strings.HasPrefix(v, "@") || strings.HasPrefix(v, "//") {
+			continue
+		}
+		out = append(out, strings.TrimPrefix(v, ":"))
+	}
+	return out
+}
+
+// localName returns the target name of a label of the package rel (":x", "x", "//rel:x").
+func localName(dep, rel string) (string, bool) {
+	if strings.HasPrefix(dep, ":") {
+		return dep[1:], true
+	}
+	if !strings.HasPrefix(dep, "//") && !strings.HasPrefix(dep, "@") {
+		if strings.Contains(dep, "/") {
+			return "", false
+		}
+		return dep, true
+	}
+	l, err := label.Parse(dep)
+	if err != nil || l.Repo != "" || l.Pkg != rel {
+		return "", false
+	}
+	return l.Name, true
+}
+
+// plainList reports whether r's attribute key is absent or a plain list of strings (no glob,
+// select or concatenation), which is what gazelle can merge.
+func plainList(r *rule.Rule, key string) bool {
+	return r.Attr(key) == nil || r.AttrStrings(key) != nil
+}
