@@ -38,13 +38,14 @@ bz() {
   (cd "$c" && BAZELW_QUIET=1 ./bazelw --output_base="$c.out" "$@")
 }
 
-# The cu_library targets (tests/rules holds analysis-test fixtures, some failing on purpose). The
-# local toolkit may be old (Debian's 11.8): tests/cuda's samples name sm_100 and sm_120 explicitly.
+# The cu_library targets (tests/rules holds analysis-test fixtures, some failing on purpose; manual
+# targets need a toolkit of their own, e.g. the static cuFFT of tests/libs/cufft). The local toolkit
+# may be old (Debian's 11.8: tests/cuda's samples name sm_100 and sm_120) and has the static cuFFT.
 query_for() {
   if [ "$1" = local ]; then
-    echo 'kind("cu_library rule", //ops/... + //tests/libs/... + //tests/cuda:rdc_kernels)'
+    echo 'kind("cu_library rule", //ops/... + //tests/libs/... + //tests/rdc/... + //tests/cuda:rdc_kernels)'
   else
-    echo 'kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...)'
+    echo 'kind("cu_library rule", //ops/... + //tests/... - //tests/rules/...) except attr("tags", "manual", //tests/...)'
   fi
 }
 
