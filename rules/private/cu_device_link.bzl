@@ -7,7 +7,7 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":archs.bzl", "resolve_archs")
-load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", "real_archs", device_link = "link")
+load(":device_link.bzl", "check_archs", "check_linked_once", "collect", "linked_info", "part_archs", "real_archs", device_link = "link")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
@@ -29,12 +29,7 @@ def _cu_device_link_impl(ctx):
         fail("cu_device_link %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
 
     # The link produces SASS for every arch a part was built for; each part must have all of them.
-    archs = {}
-    for entry in pending.archs.to_list():
-        for a in entry.partition(" ")[2].split(","):
-            if a:
-                archs[a] = True
-    link_archs = sorted(archs.keys())
+    link_archs = sorted({a: True for archs in part_archs(pending).values() for a in archs}.keys())
     if link_archs:
         gencode = ["-gencode=arch=compute_%s,code=%s" % (a[len("sm_"):], a) for a in link_archs]
     else:
@@ -43,7 +38,7 @@ def _cu_device_link_impl(ctx):
         if err:
             fail("cu_device_link %s: %s" % (ctx.label, err))
         link_archs = real_archs(gencode)
-    err = check(ctx.label, pending, link_archs)
+    err = check_archs(ctx.label, pending, link_archs)
     if err:
         fail(err)
 

@@ -9,7 +9,7 @@ load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":actions.bzl", "nvcc_compile")
 load(":archs.bzl", "resolve_archs")
-load(":device_link.bzl", "check", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", device_link = "link")
+load(":device_link.bzl", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", device_link = "link")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 _COMPILED = ["cu", "cc", "cpp", "cxx"]
@@ -109,6 +109,9 @@ def _cu_library_impl(ctx):
     # here once, unless this target is itself a part (device_link = False). See device_link.bzl:
     # the device-link object and the parts' objects join this target's archive.
     pending = collect(ctx.label, ctx.attr.deps, objects if ctx.attr.rdc else [], gencode)
+    err = check_linked_once(ctx.label, pending)
+    if err:
+        fail(err)
     runtime = [cuda.cudart.linking_context]
     linked = []
     if ctx.attr.rdc or pending.objects or pending.libraries:
@@ -118,20 +121,13 @@ def _cu_library_impl(ctx):
     if not ctx.attr.device_link:
         if not ctx.attr.rdc:
             fail("cu_library %s: device_link = False leaves relocatable device code to a consumer; it needs rdc = True." % ctx.label)
-        err = check_linked_once(ctx.label, pending)
-        if err:
-            fail(err)
         cu_info = pending_info(pending)
-    elif pending.objects or pending.libraries:
-        err = check(ctx.label, pending, real_archs(gencode))
-        if err:
-            fail(err)
-        linked = [device_link(ctx, cuda, host, pending, gencode)] + [o for o in pending.objects.to_list() if o not in objects]
-        cu_info = linked_info(pending)
     else:
-        err = check_linked_once(ctx.label, pending)
-        if err:
-            fail(err)
+        if pending.objects or pending.libraries:
+            err = check_archs(ctx.label, pending, real_archs(gencode))
+            if err:
+                fail(err)
+            linked = [device_link(ctx, cuda, host, pending, gencode)] + [o for o in pending.objects.to_list() if o not in objects]
         cu_info = linked_info(pending)
 
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(

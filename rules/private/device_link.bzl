@@ -53,8 +53,8 @@ def collect(label, deps, own_objects, own_gencode):
         linked_by_dep = [(dep, i.device_linked.to_list()) for dep, i in infos],
     )
 
-def check(label, pending, link_archs):
-    """Why pending rdc code cannot be device-linked here, or "".
+def check_archs(label, pending, link_archs):
+    """Why pending rdc code cannot be device-linked here for link_archs, or "".
 
     Args:
       label: the linking target.
@@ -64,8 +64,7 @@ def check(label, pending, link_archs):
     Returns:
       an error message, or "".
     """
-    parts = _parts(pending)
-    for part, archs in parts.items():
+    for part, archs in part_archs(pending).items():
         missing = [a for a in link_archs if a not in archs]
         if missing:
             return ("%s device-links for %s, but its rdc part %s was built for %s only (no %s): build " +
@@ -76,9 +75,17 @@ def check(label, pending, link_archs):
                 " ".join(archs) or "no real arch (PTX only)",
                 " ".join(missing),
             )
-    return check_linked_once(label, pending)
+    return ""
 
-def _parts(pending):
+def part_archs(pending):
+    """The rdc parts pending, each with the sm_XX codes it was built for.
+
+    Args:
+      pending: a collect() struct.
+
+    Returns:
+      dict: part label (string) -> list of sm_XX codes.
+    """
     parts = {}
     for entry in pending.archs.to_list():
         part, _, archs = entry.partition(" ")
@@ -95,7 +102,7 @@ def check_linked_once(label, pending):
     Returns:
       an error message, or "".
     """
-    parts = _parts(pending)
+    parts = part_archs(pending)
     seen = {}
     for dep, linked in pending.linked_by_dep:
         for part in linked:
