@@ -21,11 +21,16 @@ const (
 	directiveArchs     = "cuda_archs"
 	directiveGoWiring  = "cuda_go_wiring"
 	directiveRulesRepo = "cuda_rules_repo"
+	directiveInclude   = "cuda_include_dir"
+	directiveBinaries  = "cuda_binaries"
+	directiveBinNaming = "cuda_binary_naming"
 )
 
 const (
 	// DefaultNaming is the default cuda_library_naming pattern.
 	DefaultNaming = "{dirname}"
+	// DefaultBinaryNaming is the default cuda_binary_naming pattern.
+	DefaultBinaryNaming = "{dirname}_bin"
 	// DefaultRulesRepo is the repository that generated files load the rules from by default.
 	DefaultRulesRepo = "@rules_cuda_go"
 	// RulesModuleName is the Bazel module name of rules_cuda_go.
@@ -45,6 +50,13 @@ type cudaConfig struct {
 	// goWiring makes the Go library of a directory a go_cuda_library depending on the
 	// directory's cu_library when its cgo preamble includes one of that library's headers.
 	goWiring bool
+	// includeDirs are the directories (relative to the repository root) of cuda_include_dir
+	// directives: where includes are looked for, like nvcc's -I.
+	includeDirs []string
+	// binaries generates a cc_binary for a library whose sources define main().
+	binaries bool
+	// binaryNaming is the cc_binary name pattern; {dirname} is the directory's base name.
+	binaryNaming string
 	// ownedDirs are directories (relative to the repository root) whose files rules of an
 	// ancestor package already use (srcs = ["csrc/kernel.cu"]): no BUILD file is generated there.
 	// ownedTrees are directories whose whole subtree a recursive glob (csrc/**) uses.
@@ -70,7 +82,7 @@ func (cc *cudaConfig) ownedByAncestor(rel string) bool {
 }
 
 func newCudaConfig() *cudaConfig {
-	return &cudaConfig{enabled: true, naming: DefaultNaming, goWiring: true}
+	return &cudaConfig{enabled: true, naming: DefaultNaming, goWiring: true, binaryNaming: DefaultBinaryNaming}
 }
 
 func (cc *cudaConfig) clone() *cudaConfig {
@@ -81,6 +93,21 @@ func (cc *cudaConfig) clone() *cudaConfig {
 // libraryName returns the cu_library name that the naming pattern gives a directory.
 func (cc *cudaConfig) libraryName(dirname string) string {
 	return strings.ReplaceAll(cc.naming, "{dirname}", dirname)
+}
+
+// binaryName returns the cc_binary name that the binary naming pattern gives a directory.
+func (cc *cudaConfig) binaryName(dirname string) string {
+	return strings.ReplaceAll(cc.binaryNaming, "{dirname}", dirname)
+}
+
+// isIncludeDir reports whether rel is the directory of a cuda_include_dir directive.
+func (cc *cudaConfig) isIncludeDir(rel string) bool {
+	for _, d := range cc.includeDirs {
+		if d == rel {
+			return true
+		}
+	}
+	return false
 }
 
 func getCudaConfig(c *config.Config) *cudaConfig {
@@ -131,7 +158,7 @@ func (l *cudaLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error {
 
 // KnownDirectives implements config.Configurer.
 func (*cudaLang) KnownDirectives() []string {
-	return []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo}
+	return []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo, directiveInclude, directiveBinaries, directiveBinNaming}
 }
 
 // Configure implements config.Configurer: it applies the directives of the build file in rel,
@@ -168,14 +195,15 @@ func (*cudaLang) Configure(c *config.Config, rel string, f *rule.File) {
 				cc.goWiring = v
 			}
 		case directiveNaming:
-			switch {
-			case d.Value == "":
-				cc.naming = DefaultNaming
-			case strings.ContainsAny(d.Value, " \t/:"):
-				log.Printf("%s: # gazelle:%s %q: a target name pattern may not contain spaces, '/' or ':'", f.Path, d.Key, d.Value)
-			default:
-				cc.naming = d.Value
+			cc.naming = parseNaming(f, d, cc.naming, DefaultNaming)
+		case directiveBinNaming:
+			cc.binaryNaming = parseNaming(f, d, cc.binaryNaming, DefaultBinaryNaming)
+		case directiveBinaries:
+			if v, ok := parseSwitch(f, d); ok {
+				cc.binaries = v
 			}
+		case directiveInclude:
+			cc.includeDirs = parseIncludeDir(f, d, rel, cc.includeDirs)
 		case directiveArchs:
 			cc.archs = d.Value
 		case directiveRulesRepo:
@@ -202,6 +230,46 @@ func addAll(m map[string]bool, keys []string) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// parseNaming returns the pattern of a naming directive: def for an empty value, old (and a log
+// line) for one that is not a target name.
+func parseNaming(f *rule.File, d rule.Directive, old, def string) string {
+	switch {
+	case d.Value == "":
+		return def
+	case strings.ContainsAny(d.Value, " \t/:"):
+		log.Printf("%s: # gazelle:%s %q: a target name pattern may not contain spaces, '/' or ':'", f.Path, d.Key, d.Value)
+		return old
+	}
+	return d.Value
+}
+
+// parseIncludeDir returns dirs with the directory of a cuda_include_dir directive added: a path
+// relative to the directory rel of the build file, or to the repository root when it starts with
+// "/" or "//". An empty value clears the list inherited from parent directories.
+func parseIncludeDir(f *rule.File, d rule.Directive, rel string, dirs []string) []string {
+	v := strings.TrimSpace(d.Value)
+	if v == "" {
+		return nil
+	}
+	p := path.Join(rel, v)
+	if strings.HasPrefix(v, "/") {
+		p = path.Clean(strings.TrimLeft(v, "/"))
+	}
+	if p == "." {
+		p = ""
+	}
+	if p == ".." || strings.HasPrefix(p, "../") {
+		log.Printf("%s: # gazelle:%s %q: the directory is outside the repository", f.Path, d.Key, d.Value)
+		return dirs
+	}
+	for _, x := range dirs {
+		if x == p {
+			return dirs
+		}
+	}
+	return append(dirs[:len(dirs):len(dirs)], p)
 }
 
 func parseSwitch(f *rule.File, d rule.Directive) (bool, bool) {

@@ -20,8 +20,8 @@ var (
 	headerExts     = map[string]bool{".cuh": true, ".h": true, ".hh": true, ".hpp": true, ".inc": true}
 )
 
-// ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the quoted #include
-// lines of each of its files, and the headers the rule itself provides.
+// ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the #include lines of
+// each of its files, and the headers the rule itself provides.
 type ruleIncludes struct {
 	// files are the rule's sources and headers, in order, each with its quoted includes.
 	files []fileIncludes
@@ -32,7 +32,7 @@ type ruleIncludes struct {
 type fileIncludes struct {
 	// path is workspace-relative.
 	path     string
-	includes []string
+	includes []Include
 }
 
 // GenerateRules implements language.Language. See the package documentation for the rules.
@@ -46,11 +46,12 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 
 	name, adopted, renamedFrom := g.pickName()
 	var gen *rule.Rule
-	if name != "" && g.hasCuda {
+	if name != "" && g.wanted {
 		gen = g.generateLibrary(name, adopted, renamedFrom)
 		res.Gen = append(res.Gen, gen)
 		res.Imports = append(res.Imports, g.includes(gen))
 	}
+	g.generateBinary(gen, &res)
 
 	// Empty rules: gazelle deletes each one that ends up with no srcs and no hdrs.
 	deleted := map[string]bool{}
@@ -63,8 +64,8 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 		case renamedFrom != nil && e == renamedFrom:
 			empty = true
 		case name != "" && e.Name() == name:
-			// The directory's library, without CUDA sources now.
-			empty = g.cudaSourcesGone(e)
+			// The directory's library, without CUDA sources (or any of its files) now.
+			empty = g.cudaSourcesGone(e) || (!g.wanted && g.allFilesGone(e))
 		default:
 			empty = g.allFilesGone(e)
 		}
@@ -96,6 +97,10 @@ type generator struct {
 	cuSrcs, hostSrcs, headers []string
 	// hasCuda: the directory has .cu or .cuh files that are not another rule's.
 	hasCuda bool
+	// wanted: the directory gets a cu_library (see wantsLibrary).
+	wanted bool
+	// contents caches the files read, by name in the directory.
+	contents map[string][]byte
 }
 
 func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
@@ -105,6 +110,7 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
 		cc:          cc,
 		claimedSrcs: map[string]bool{},
 		claimedHdrs: map[string]bool{},
+		contents:    map[string][]byte{},
 	}
 	claim := func(r *rule.Rule) {
 		if g.isKind(r, cuLibraryKind) {
@@ -112,7 +118,9 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
 		}
 		goRule := g.isGoRule(r)
 		for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
-			for _, f := range localFiles(r.AttrStrings(key)) {
+			// Files listed with glob() are claimed too; what cannot be evaluated is not.
+			files, _ := attrFiles(r, key, args.Dir, args.Config.ValidBuildFileNames)
+			for _, f := range localFiles(files) {
 				if headerExts[path.Ext(f)] {
 					if !goRule {
 						g.claimedHdrs[f] = true
@@ -157,6 +165,7 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
 			}
 		}
 	}
+	g.wanted = g.wantsLibrary()
 	return g
 }
 
@@ -181,13 +190,7 @@ func (g *generator) isGoLibrary(r *rule.Rule) bool {
 // when the only existing cu_library must give its name up to a rule another extension generates.
 func (g *generator) pickName() (name string, adopted, renamedFrom *rule.Rule) {
 	rel := g.args.Rel
-	dirname := path.Base(rel)
-	if rel == "" {
-		dirname = g.c.RepoName
-		if dirname == "" {
-			dirname = filepath.Base(g.c.RepoRoot)
-		}
-	}
+	dirname := g.dirname()
 	taken := map[string]bool{}
 	for _, r := range g.args.OtherGen {
 		taken[r.Name()] = true
@@ -251,7 +254,7 @@ func (g *generator) pickName() (name string, adopted, renamedFrom *rule.Rule) {
 			if o.Name() == r.Name() {
 				// Another extension generates a rule of this name (a Go library added to the
 				// directory): the cu_library moves to the pattern's name.
-				if byName[want] == nil && g.hasCuda {
+				if byName[want] == nil && g.wanted {
 					log.Printf("%s: renaming cu_library %s to %s: the %s generated for this directory has its name", g.buildPath(), r.Name(), want, o.Kind())
 					return want, nil, r
 				}
@@ -325,6 +328,12 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 		// Not gazelle's to change without the directive: carry the value over.
 		r.SetAttr("archs", old.Attr("archs"))
 	}
+	if g.isIncludeDir() && (old == nil || old.Attr("includes") == nil) {
+		// Dependents include these headers by their names alone (-I here). Set only where the
+		// rule has no includes attribute: the attribute is the user's afterwards.
+		r.SetAttr("includes", []string{"."})
+	}
+	g.inferRdc(r, old)
 	return r
 }
 
@@ -341,7 +350,7 @@ func (g *generator) hasDefaultVisibility() bool {
 	return false
 }
 
-// includes reads the quoted #include lines of r's files.
+// includes reads the #include lines of r's files.
 func (g *generator) includes(r *rule.Rule) *ruleIncludes {
 	ri := &ruleIncludes{own: map[string]bool{}}
 	files := append(r.AttrStrings("srcs"), r.AttrStrings("hdrs")...)
@@ -350,19 +359,27 @@ func (g *generator) includes(r *rule.Rule) *ruleIncludes {
 		if headerExts[path.Ext(f)] {
 			ri.own[p] = true
 		}
-		src, err := os.ReadFile(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
-		if err != nil {
+		src, ok := g.read(f)
+		if !ok {
 			continue // a generated file: nothing to read yet
 		}
-		fi := fileIncludes{path: p}
-		for _, inc := range ParseIncludes(src) {
-			if inc.Quoted {
-				fi.includes = append(fi.includes, inc.Path)
-			}
-		}
-		ri.files = append(ri.files, fi)
+		ri.files = append(ri.files, fileIncludes{path: p, includes: ParseIncludes(src)})
 	}
 	return ri
+}
+
+// read returns the content of file f of the directory; false when it cannot be read (a file
+// that another rule generates).
+func (g *generator) read(f string) ([]byte, bool) {
+	if src, ok := g.contents[f]; ok {
+		return src, src != nil
+	}
+	src, err := os.ReadFile(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
+	if err != nil {
+		src = nil
+	}
+	g.contents[f] = src
+	return src, src != nil
 }
 
 // cudaSourcesGone reports whether r lists .cu or .cuh files of this directory and none of them

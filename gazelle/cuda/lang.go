@@ -41,6 +41,9 @@ func (*cudaLang) Name() string { return languageName }
 //
 // cc_library is listed only so that Gazelle indexes the headers of hand-written cc_library
 // rules (through Imports) for #include resolution; this extension never generates one.
+//
+// cc_binary: generated under `# gazelle:cuda_binaries enabled` for a directory whose
+// cu_library defines main(); gazelle owns its deps.
 func (*cudaLang) Kinds() map[string]rule.KindInfo {
 	return kinds
 }
@@ -54,6 +57,10 @@ var kinds = map[string]rule.KindInfo{
 	goCudaLibraryKind: goCudaLibraryKindInfo(),
 	ccLibraryKind: {
 		NonEmptyAttrs: map[string]bool{"srcs": true, "hdrs": true, "deps": true},
+	},
+	ccBinaryKind: {
+		NonEmptyAttrs:  map[string]bool{"srcs": true, "deps": true},
+		MergeableAttrs: map[string]bool{"deps": true},
 	},
 }
 
@@ -98,10 +105,20 @@ func (l *cudaLang) rulesLoad(moduleToApparentName func(string) string) string {
 
 // ApparentLoads implements language.ModuleAwareLanguage.
 func (l *cudaLang) ApparentLoads(moduleToApparentName func(string) string) []rule.LoadInfo {
-	return []rule.LoadInfo{{
-		Name:    l.rulesLoad(moduleToApparentName),
-		Symbols: []string{cuLibraryKind, goCudaLibraryKind},
-	}}
+	rulesCC := "@rules_cc"
+	if moduleToApparentName != nil && moduleToApparentName("rules_cc") != "" {
+		rulesCC = "@" + moduleToApparentName("rules_cc")
+	}
+	return []rule.LoadInfo{
+		{
+			Name:    l.rulesLoad(moduleToApparentName),
+			Symbols: []string{cuLibraryKind, goCudaLibraryKind},
+		},
+		{
+			Name:    rulesCC + "//cc:defs.bzl",
+			Symbols: []string{ccBinaryKind},
+		},
+	}
 }
 
 // Loads implements language.Language (Gazelle calls ApparentLoads instead).

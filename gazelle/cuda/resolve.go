@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,7 +18,9 @@ import (
 // Imports implements resolve.Resolver: a cu_library or cc_library is indexed under the
 // workspace-relative paths of its public headers (hdrs, and textual_hdrs of a cc_library), plus
 // the shorter paths its includes attribute (and a cc_library's strip_include_prefix and
-// include_prefix) make them includable by.
+// include_prefix) make them includable by. Headers listed with glob() are found by expanding the
+// glob against the package's files; a select() or another expression gazelle cannot evaluate is
+// logged, and those headers are not indexed.
 func (*cudaLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.ImportSpec {
 	keys := []string{"hdrs"}
 	switch r.Kind() {
@@ -36,7 +39,11 @@ func (*cudaLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve
 		}
 	}
 	for _, key := range keys {
-		for _, h := range r.AttrStrings(key) {
+		hdrs, err := attrFiles(r, key, filepath.Dir(f.Path), c.ValidBuildFileNames)
+		if err != nil {
+			log.Printf("%s: %s %s: its headers are not indexed: %v; map its includes with # gazelle:resolve cuda HEADER LABEL", f.Path, r.Kind(), r.Name(), err)
+		}
+		for _, h := range hdrs {
 			p, ok := headerPath(h, f.Pkg)
 			if !ok {
 				continue
@@ -100,23 +107,27 @@ func under(p, base string) (string, bool) {
 // Embeds implements resolve.Resolver; CUDA rules embed nothing.
 func (*cudaLang) Embeds(r *rule.Rule, from label.Label) []label.Label { return nil }
 
-// Resolve implements resolve.Resolver: it sets the deps of a generated cu_library from the quoted
-// #include lines of its files. Each include is looked up relative to the including file's
-// directory, then relative to the repository root (the order of a quoted include's search):
-// first among the rule's own headers, then in `# gazelle:resolve cuda <path> <label>` directives,
-// then in the index of cu_library and cc_library headers. Includes that none of these resolve,
-// or that several rules provide, are left out of deps and logged, once per file.
+// Resolve implements resolve.Resolver: it sets the deps of a generated cu_library from the
+// #include lines of its files (see searchPaths for where each include is looked for). For each
+// include, in order: the rule's own headers (no dep); a `# gazelle:resolve cuda HEADER LABEL`
+// directive for the include as written; the index of cu_library and cc_library headers, path by
+// path; the CUDA toolkit's headers (a library header gives its @cuda target, the runtime and
+// CCCL headers nothing). A quoted include that none of these resolve, or any include that
+// several rules provide, is left out of deps and logged, once per file; an angle include that
+// nothing resolves is a system header and is ignored.
 func (*cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.RemoteCache, r *rule.Rule, imports interface{}, from label.Label) {
 	ri, ok := imports.(*ruleIncludes)
 	if !ok {
 		return
 	}
+	cc := getCudaConfig(c)
 	r.DelAttr("deps")
 	deps := map[string]bool{}
 	for _, fi := range ri.files {
 		var problems []string
 		for _, inc := range fi.includes {
-			l, problem := resolveInclude(c, ix, ri.own, from, path.Dir(fi.path), inc)
+			dirs := searchPaths(cc, path.Dir(fi.path), inc.Quoted)
+			l, problem := resolveInclude(c, ix, ri.own, from, dirs, inc)
 			switch {
 			case problem != "":
 				problems = append(problems, problem)
@@ -128,7 +139,7 @@ func (*cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Remot
 			}
 		}
 		if len(problems) > 0 {
-			log.Printf("%s: includes left out of deps: %s; add them by hand (with # keep) or with # gazelle:resolve cuda cuda HEADER LABEL", fi.path, strings.Join(problems, ", "))
+			log.Printf("%s: includes left out of deps: %s; add them by hand (with # keep) or with # gazelle:resolve cuda HEADER LABEL", fi.path, strings.Join(problems, ", "))
 		}
 	}
 	if len(deps) > 0 {
@@ -141,50 +152,120 @@ func (*cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Remot
 	}
 }
 
-// resolveInclude resolves one quoted include of a file in dir. It returns label.NoLabel and no
-// problem for the rule's own headers, and a description of the problem when the include does not
+// searchPaths returns the directories (relative to the repository root, "" for the root itself)
+// where an include of a file in dir is looked for, in order, as the compiler would search them:
+//   - for a quoted include, dir itself;
+//   - the directories of `# gazelle:cuda_include_dir` directives (the -I of a Makefile);
+//   - the conventional include directories next to dir: dir/include, dir/inc, and its siblings
+//     ../include and ../inc (the src/ + inc/ layout);
+//   - the repository root (Bazel's include path for workspace-relative includes; it also finds
+//     the shorter paths that rules' includes attributes make headers includable by).
+func searchPaths(cc *cudaConfig, dir string, quoted bool) []string {
+	if dir == "." {
+		dir = ""
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if d == "." {
+			d = ""
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	if quoted {
+		add(dir)
+	}
+	for _, d := range cc.includeDirs {
+		add(d)
+	}
+	for _, d := range conventionalIncludeDirs(dir) {
+		add(d)
+	}
+	add("")
+	return out
+}
+
+// conventionalIncludeDirs returns dir/include, dir/inc and, below the root, the siblings
+// ../include and ../inc of dir.
+func conventionalIncludeDirs(dir string) []string {
+	out := []string{path.Join(dir, "include"), path.Join(dir, "inc")}
+	if dir != "" {
+		parent := path.Dir(dir)
+		out = append(out, path.Join(parent, "include"), path.Join(parent, "inc"))
+	}
+	return out
+}
+
+// resolveInclude resolves one include, looked up in the directories dirs. It returns
+// label.NoLabel and no problem for the rule's own headers, toolkit headers that every compile
+// sees and unresolved angle includes, and a description of the problem when the include does not
 // resolve to exactly one rule.
-func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool, from label.Label, dir, inc string) (label.Label, string) {
+func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool, from label.Label, dirs []string, inc Include) (label.Label, string) {
+	written := inc.Path
+	if inc.Quoted {
+		written = fmt.Sprintf("%q", inc.Path)
+	} else {
+		written = "<" + inc.Path + ">"
+	}
 	var candidates []string
-	for _, p := range []string{path.Join(dir, inc), path.Clean(inc)} {
+	for _, d := range dirs {
+		p := path.Join(d, inc.Path)
 		if p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
 			continue
 		}
-		if len(candidates) == 0 || candidates[0] != p {
-			candidates = append(candidates, p)
-		}
+		candidates = append(candidates, p)
 	}
 	for _, p := range candidates {
 		if own[p] {
 			return label.NoLabel, ""
 		}
+	}
+	for _, p := range append([]string{inc.Path}, candidates...) {
 		spec := resolve.ImportSpec{Lang: languageName, Imp: p}
 		if l, ok := resolve.FindRuleWithOverride(c, spec, languageName); ok {
 			return l, ""
 		}
-		if ix == nil {
-			continue
-		}
-		var found []label.Label
-		for _, m := range ix.FindRulesByImportWithConfig(c, spec, languageName) {
-			if m.IsSelfImport(from) {
-				return label.NoLabel, ""
+	}
+	if ix != nil {
+		for _, p := range candidates {
+			spec := resolve.ImportSpec{Lang: languageName, Imp: p}
+			var found []label.Label
+			for _, m := range ix.FindRulesByImportWithConfig(c, spec, languageName) {
+				if m.IsSelfImport(from) {
+					return label.NoLabel, ""
+				}
+				found = append(found, m.Label)
 			}
-			found = append(found, m.Label)
-		}
-		switch len(found) {
-		case 0:
-			continue
-		case 1:
-			return found[0], ""
-		default:
-			names := make([]string, len(found))
-			for i, l := range found {
-				names[i] = l.Rel(from.Repo, from.Pkg).String()
+			switch len(found) {
+			case 0:
+				continue
+			case 1:
+				return found[0], ""
+			default:
+				names := make([]string, len(found))
+				for i, l := range found {
+					names[i] = l.Rel(from.Repo, from.Pkg).String()
+				}
+				sort.Strings(names)
+				return label.NoLabel, fmt.Sprintf("%s (provided by several rules: %s)", written, strings.Join(names, " "))
 			}
-			sort.Strings(names)
-			return label.NoLabel, fmt.Sprintf("%q (provided by several rules: %s)", inc, strings.Join(names, " "))
 		}
 	}
-	return label.NoLabel, fmt.Sprintf("%q (no rule provides it)", inc)
+	if target, ok := ToolkitHeader(inc.Path); ok {
+		if target == "" {
+			return label.NoLabel, ""
+		}
+		l, err := label.Parse(target)
+		if err != nil {
+			return label.NoLabel, fmt.Sprintf("%s (toolkit target %s: %v)", written, target, err)
+		}
+		return l, ""
+	}
+	if !inc.Quoted {
+		return label.NoLabel, "" // a system header
+	}
+	return label.NoLabel, fmt.Sprintf("%s (no rule provides it)", written)
 }

@@ -1,0 +1,128 @@
+package cuda
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	bzl "github.com/bazelbuild/buildtools/build"
+
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// wantsLibrary reports whether the directory gets a cu_library: it has .cu or .cuh files; or it
+// is an include directory (see isIncludeDir) with headers; or its headers or host sources
+// (.cc, .cpp, .cxx) include a CUDA toolkit header or a .cuh header. A directory of plain C++
+// gets nothing.
+func (g *generator) wantsLibrary() bool {
+	if g.hasCuda {
+		return true
+	}
+	if len(g.headers) > 0 && g.isIncludeDir() {
+		return true
+	}
+	for _, f := range append(append([]string(nil), g.headers...), g.hostSrcs...) {
+		src, ok := g.read(f)
+		if !ok {
+			continue
+		}
+		for _, inc := range ParseIncludes(src) {
+			if path.Ext(inc.Path) == ".cuh" {
+				return true
+			}
+			if _, ok := ToolkitHeader(inc.Path); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isIncludeDir reports whether the directory is one that other code includes headers from by
+// their names alone: the directory of a cuda_include_dir directive, or a directory named include
+// or inc next to CUDA code (its parent or a sibling directory has .cu or .cuh files).
+func (g *generator) isIncludeDir() bool {
+	if g.cc.isIncludeDir(g.args.Rel) {
+		return true
+	}
+	base := path.Base(g.args.Rel)
+	if g.args.Rel == "" || (base != "include" && base != "inc") {
+		return false
+	}
+	parent := filepath.Dir(g.args.Dir)
+	if hasCudaFiles(parent) {
+		return true
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != base && hasCudaFiles(filepath.Join(parent, e.Name())) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCudaFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if ext := path.Ext(e.Name()); !e.IsDir() && (ext == ".cu" || ext == ".cuh") {
+			return true
+		}
+	}
+	return false
+}
+
+// inferRdc sets rdc = True on r when its files need relocatable device code (see rdcReasons)
+// and it has .cu sources. An rdc attribute of the existing rule old is the user's and stays;
+// when it says False and the code needs rdc, a log line says why the build will fail.
+func (g *generator) inferRdc(r, old *rule.Rule) {
+	if len(g.cuSrcs) == 0 {
+		return
+	}
+	reasons := g.rdcReasons(r)
+	if len(reasons) == 0 {
+		return
+	}
+	if old != nil && old.Attr("rdc") != nil {
+		if id, ok := old.Attr("rdc").(*bzl.Ident); ok && id.Name == "False" {
+			log.Printf("%s: cu_library %s has rdc = False, but %s: nvcc needs relocatable device code (rdc = True) for that", g.buildPath(), r.Name(), strings.Join(reasons, "; "))
+		}
+		return
+	}
+	r.SetAttr("rdc", true)
+}
+
+// rdcReasons returns why the sources and headers of r need relocatable device code: kernel
+// launches from device code (dynamic parallelism), and declarations of device functions and
+// variables that the declaring file does not define (device code shared across files).
+func (g *generator) rdcReasons(r *rule.Rule) []string {
+	var reasons []string
+	for _, f := range append(r.AttrStrings("srcs"), r.AttrStrings("hdrs")...) {
+		ext := path.Ext(f)
+		if ext != ".cu" && !headerExts[ext] {
+			continue
+		}
+		src, ok := g.read(f)
+		if !ok {
+			continue
+		}
+		facts := ScanSource(src)
+		p := path.Join(g.args.Rel, f)
+		if len(facts.DeviceLaunches) > 0 {
+			reasons = append(reasons, fmt.Sprintf("%s:%d launches a kernel from device code", p, facts.DeviceLaunches[0]))
+		}
+		if len(facts.ExternDevice) > 0 {
+			reasons = append(reasons, fmt.Sprintf("%s:%d declares device code defined in another file", p, facts.ExternDevice[0]))
+		}
+	}
+	return reasons
+}
