@@ -3,6 +3,7 @@ package cuda
 import (
 	"fmt"
 	"log"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -263,6 +264,11 @@ func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool
 			return label.NoLabel, fmt.Sprintf("%s (toolkit target %s: %v)", written, target, err)
 		}
 		return l, ""
+	}
+	for _, p := range candidates {
+		if info, err := os.Stat(filepath.Join(c.RepoRoot, filepath.FromSlash(p))); err == nil && !info.IsDir() {
+			return label.NoLabel, fmt.Sprintf("%s (%s exists but is in no rule's hdrs)", written, p)
+		}
 	}
 	if !inc.Quoted {
 		return label.NoLabel, "" // a system header

@@ -1,0 +1,2 @@
+#pragma once
+int device_count_or_zero();

@@ -1,0 +1,3 @@
+#include "dep/d.h"
+
+__global__ void k() {}

@@ -1,0 +1,3 @@
+#pragma once
+extern __device__ unsigned int hits;
+__device__ float scaled(float x);

@@ -1,0 +1,2 @@
+#pragma once
+__global__ void add_one(int* v);

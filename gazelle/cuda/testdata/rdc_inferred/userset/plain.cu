@@ -1,0 +1,1 @@
+__global__ void plain(int* v) { v[0] = 1; }

@@ -1,0 +1,3 @@
+#include <flat.h>
+
+int flat_answer() { return 42; }

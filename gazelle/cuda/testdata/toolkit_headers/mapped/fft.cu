@@ -1,0 +1,3 @@
+#include <cufft.h>
+
+__global__ void noop() {}

@@ -1,0 +1,3 @@
+#include <nccl_net.h>
+
+__global__ void noop() {}
