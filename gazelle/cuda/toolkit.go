@@ -85,7 +85,7 @@ var libraryHeaders = []libraryHeader{
 	{target: "cublasLt", exact: []string{"cublasLt.h"}},
 	{target: "cublas", prefix: "cublas"}, // cublas.h, cublas_v2.h, cublas_api.h, cublasXt.h
 	{target: "cufftw", exact: []string{"cufftw.h"}},
-	{target: "cufft", prefix: "cufft"}, // cufft.h, cufftXt.h
+	{target: "cufft", prefix: "cufft"},   // cufft.h, cufftXt.h
 	{target: "curand", prefix: "curand"}, // curand.h, curand_kernel.h and its parts
 	{target: "cusparse", prefix: "cusparse"},
 	{target: "cusolver", prefix: "cusolver"}, // cusolverDn.h, cusolverSp.h, cusolver_common.h, ...
