@@ -18,8 +18,14 @@
 //
 // # What it generates
 //
-// A directory with .cu or .cuh files (that no other rule of its build file lists) gets one
-// cu_library:
+// A directory gets one cu_library when it has .cu or .cuh files (that no other rule of its build
+// file lists); or when it is an include directory (the directory of a cuda_include_dir directive,
+// or one named include or inc whose parent or a sibling directory has CUDA files) and has
+// headers; or when its headers or host sources (.cc, .cpp, .cxx) include a CUDA toolkit header or
+// a .cuh header. Header-only and host-only directories get a cu_library too, not a cc_library:
+// their headers need the CUDA headers that nvcc's compile provides, their .cpp files compile as
+// host code through nvcc like any cu_library helper, and cc_library stays free for a C++
+// extension (gazelle_cc) to own. A directory of plain C++ gets nothing.
 //
 //   - name: the cuda_library_naming pattern, "{dirname}" by default. When another rule of the
 //     directory already has that name (the Go library, which Gazelle names after the directory),
@@ -28,22 +34,34 @@
 //     cu_library of the build file. A build file with several cu_library rules and none of these
 //     is left alone (hand-written variants, as in tests/rules).
 //   - srcs: the .cu files, and the .cc, .cpp and .cxx files (host code compiled with nvcc), plus the
-//     headers that the existing rule lists in srcs (private headers stay private). Only in a
-//     directory with CUDA files: a directory of plain C++ is not this extension's.
+//     headers that the existing rule lists in srcs (private headers stay private).
 //   - hdrs: every other header of the directory (.cuh, .h, .hh, .hpp, .inc): all of them are
 //     public, includable by other packages. Move one to srcs by hand to make it private.
-//   - deps: resolved from the quoted #include lines of those files (see Resolve); <...>
-//     includes are system or toolkit headers and are ignored.
+//   - deps: resolved from the #include lines of those files (see Resolving includes).
+//   - includes = ["."] on the rule of an include directory, so that nvcc finds its headers by
+//     their names alone; set only when the rule has no includes attribute.
+//   - rdc = True when the sources need relocatable device code: a kernel launched from inside a
+//     __global__ or __device__ function (dynamic parallelism), or a __device__ function or extern
+//     __device__/__constant__ variable declared in one file and defined in another. Set only
+//     when the rule has no rdc attribute; an rdc = False that the user wrote stays, with a log
+//     line saying which line needs rdc. Device code declared in another package's headers is not
+//     seen: set rdc there by hand.
 //   - archs: the cuda_archs directive's value, when it is set.
 //
-// Files that another rule of the build file lists (a hand-written cc_library's hdrs, the .cc
-// files a cgo go_library compiles) are left to that rule. A subdirectory whose files a rule of an
-// ancestor package lists (srcs = ["csrc/kernel.cu"]) gets no build file.
+// Under `# gazelle:cuda_binaries enabled`, when exactly one source of the cu_library defines a
+// top-level main(), a cc_binary named by cuda_binary_naming ("{dirname}_bin") links it:
+// deps = [":<cu_library>"]. It is deleted when no source defines main() any more (if its deps
+// are still only that library). Several sources with main() are logged, and get no binary.
+//
+// Files that another rule of the build file lists (a hand-written cc_library's hdrs, also through
+// glob(), the .cc files a cgo go_library compiles) are left to that rule. A subdirectory whose
+// files a rule of an ancestor package lists (srcs = ["csrc/kernel.cu"]) gets no build file.
 //
 // Gazelle owns srcs, hdrs and deps (hand additions need a "# keep" comment, as for Go rules),
-// and archs only while cuda_archs is set. All other attributes (copts, host_copts, defines,
-// includes, linkopts, rdc, visibility, tags, ...) are the user's and survive every run. A
-// cu_library whose srcs or hdrs is a glob, select or concatenation is left alone.
+// archs only while cuda_archs is set, and a generated cc_binary's deps. It adds includes and rdc
+// only where they are missing. All other attributes (copts, host_copts, defines, linkopts,
+// visibility, tags, ...) are the user's and survive every run. A cu_library whose srcs or hdrs
+// is a glob, select or concatenation is left alone.
 //
 // When the .cu and .cuh files of the directory's cu_library are all gone, the rule is deleted;
 // so is any other cu_library none of whose files exists.
@@ -65,15 +83,27 @@
 //
 // Every cu_library and cc_library of the repository is indexed under the paths of its hdrs (for a
 // cc_library also textual_hdrs, strip_include_prefix and include_prefix; for both the includes
-// attribute). A quoted include is looked up relative to the including file's directory, then as a
-// workspace-relative path: first among the library's own headers, then in
-// `# gazelle:resolve cuda cuda HEADER LABEL` directives, then in the index. An include that
-// resolves to no rule, or to several, is left out of deps and logged once per file; Gazelle never
-// guesses. `# gazelle:resolve cuda HEADER LABEL` (or its long form, cuda cuda HEADER LABEL) maps a
-// header that no indexed rule provides. The index holds hand-written cc_library rules because the
-// extension lists cc_library among its kinds (it never generates one). A C++ extension that
-// generates cc_library (gazelle_cc) claims that kind too: list it after this one, and includes of
-// cc_library headers are then left to it.
+// attribute). hdrs written with glob() (also joined with lists by +) are expanded against the
+// package's files; a select() or anything else gazelle cannot evaluate is logged and not indexed.
+//
+// An include is looked for in these directories, in order, as nvcc searches them: for a quoted
+// include the including file's directory; the cuda_include_dir directories; the conventional
+// include directories dir/include, dir/inc, ../include and ../inc next to the including file's
+// directory; the repository root. For each include: the library's own headers give no dep; then a
+// `# gazelle:resolve cuda HEADER LABEL` directive (for the include as written or a searched
+// path); then the index, path by path; then the CUDA toolkit's headers (see ToolkitHeader):
+// library headers give their @cuda target (@cuda//:cublas, ...), runtime and CCCL headers
+// (Thrust, CUB, libcu++) none, because the toolchain puts them on every nvcc compile. A quoted
+// include that nothing resolves, or any include that several rules provide, is left out of deps
+// and logged once per file (naming the file when it exists but no rule lists it); Gazelle never
+// guesses. An angle include that nothing resolves is a system header and is ignored.
+//
+// `# gazelle:resolve cuda HEADER LABEL` (Gazelle's general form, `# gazelle:resolve cuda cuda
+// HEADER LABEL`, is the same) maps a header, angle or quoted; it also overrides the toolkit
+// mapping, e.g. for a toolkit hub with another name than @cuda. The index holds hand-written
+// cc_library rules because the extension lists cc_library among its kinds (it never generates
+// one). A C++ extension that generates cc_library (gazelle_cc) claims that kind too: list it
+// after this one, and includes of cc_library headers are then left to it.
 //
 // # Directives
 //
@@ -89,6 +119,14 @@
 //	# gazelle:cuda_go_wiring enabled|disabled
 //	    Turn the Go library into a go_cuda_library with cu_deps (default enabled). Disabled
 //	    leaves Go rules as the Go extension makes them.
+//	# gazelle:cuda_include_dir DIR
+//	    Look for includes in DIR too, like nvcc's -I: relative to the build file's directory,
+//	    or to the repository root when it starts with /. Repeat for several; inherited; an
+//	    empty value clears the inherited list. DIR's own cu_library gets includes = ["."].
+//	# gazelle:cuda_binaries enabled|disabled
+//	    Generate a cc_binary for a cu_library with a main() (default disabled).
+//	# gazelle:cuda_binary_naming PATTERN
+//	    Name of generated cc_binary rules, "{dirname}_bin" by default.
 //	# gazelle:cuda_rules_repo REPO
 //	    Root build file only. Where generated files load cu_library and go_cuda_library from:
 //	    REPO//rules:defs.bzl. Default: "" inside the rules_cuda_go module itself, else the
