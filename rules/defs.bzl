@@ -1,8 +1,12 @@
-"""Public API of rules_cuda_go: load("@rules_cuda_go//rules:defs.bzl", "cu_library", "cu_device_link", "go_cuda_library", "requires_cuda")."""
+"""Public API of rules_cuda_go: load("@rules_cuda_go//rules:defs.bzl", "cu_library", "cu_device_link", "go_cuda_library", "requires_cuda").
+
+glibc_check is an aspect, for .bazelrc: build --aspects=@rules_cuda_go//rules:defs.bzl%glibc_check
+"""
 
 load("//rules:providers.bzl", _CuInfo = "CuInfo")
 load("//rules/private:cu_device_link.bzl", _cu_device_link = "cu_device_link")
 load("//rules/private:cu_library.bzl", _cu_library = "cu_library")
+load("//rules/private:glibc_check.bzl", _glibc_check = "glibc_check")
 load("//rules/private:go_cuda_library.bzl", _go_cuda_library = "go_cuda_library")
 load("//rules/private:requires_cuda.bzl", _requires_cuda = "requires_cuda")
 load("//toolchains:providers.bzl", _CudaToolchainInfo = "CudaToolchainInfo")
@@ -11,5 +15,6 @@ cu_library = _cu_library
 cu_device_link = _cu_device_link
 go_cuda_library = _go_cuda_library
 requires_cuda = _requires_cuda
+glibc_check = _glibc_check
 CuInfo = _CuInfo
 CudaToolchainInfo = _CudaToolchainInfo

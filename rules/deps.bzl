@@ -2,7 +2,7 @@
 
 load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive")
 load("@bazel_tools//tools/build_defs/repo:utils.bzl", "maybe")
-load("//toolchains:repositories.bzl", "cuda_toolkit_repositories", _cuda_redist_manifest = "cuda_redist_manifest")
+load("//toolchains:repositories.bzl", "cuda_toolkit_repositories", "sysroot_repositories", _cuda_redist_manifest = "cuda_redist_manifest")
 
 # A toolkit from an NVIDIA redistrib_<version>.json manifest: declare it, load TOOLKIT from its
 # toolkit.bzl and pass it to rules_cuda_go_toolchains(extra = {...}) (see cuda_redist_manifest.bzl).
@@ -34,7 +34,7 @@ def rules_cuda_go_dependencies():
 # buildifier: disable=unnamed-macro
 # Declares a fixed set of repositories (@cuda, @cuda_<version>_*, @local_cuda): nothing to name.
 def rules_cuda_go_toolchains(mirrors = [], extra = {}):
-    """Declares the CUDA toolkits and the @cuda hub, and registers their toolchains.
+    """Declares the CUDA toolkits, the @cuda hub and the glibc baseline, and registers their toolchains.
 
     The pinned toolkits (toolchains/versions.bzl) are downloaded only when a target needs them;
     --@rules_cuda_go//toolchains:cuda_version selects one (default: the newest pinned CUDA 13), or
@@ -51,3 +51,7 @@ def rules_cuda_go_toolchains(mirrors = [], extra = {}):
         return
     cuda_toolkit_repositories(extra = extra, mirrors = mirrors)
     native.register_toolchains("@cuda//:all")
+
+    # The glibc baseline's C++ toolchain (toolchains/sysroot), ahead of Bazel's auto-configured one.
+    sysroot_repositories()
+    native.register_toolchains("@rules_cuda_go//toolchains/sysroot:all")

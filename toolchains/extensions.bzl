@@ -11,7 +11,7 @@ rules_cuda_go registers the toolchains (@cuda//:all) itself. Tags, all optional:
 A redist toolkit is selected like a pinned one: --@rules_cuda_go//toolchains:cuda_version=12.8.
 """
 
-load("//toolchains:repositories.bzl", "cuda_toolkit_repositories")
+load("//toolchains:repositories.bzl", "cuda_toolkit_repositories", "sysroot_repositories")
 load("//toolchains/private:redist.bzl", "read_redist_manifest", "toolkit_from_redist")
 
 def _cuda_impl(mctx):
@@ -53,4 +53,14 @@ cuda = module_extension(
             attrs = {"urls": attr.string_list(mandatory = True)},
         ),
     },
+)
+
+def _sysroot_impl(_mctx):
+    sysroot_repositories()
+
+sysroot = module_extension(
+    implementation = _sysroot_impl,
+    doc = """The glibc baseline's sysroot and C++ toolchain repositories (toolchains/sysroot).
+
+    rules_cuda_go uses it and registers the toolchain itself; users need not mention it.""",
 )

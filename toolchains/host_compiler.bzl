@@ -7,7 +7,10 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 
 # Host-compiler flags of the C++ toolchain (and the user's --copt/--cxxopt) that change what host
 # code links against or how it is laid out; the rest (warnings, -O, -g, defines) stay the C++
-# toolchain's business. A flag is kept when it equals, or starts with, one of these.
+# toolchain's business. A flag is kept when it equals, or starts with, one of these. Include
+# directories are not among them: under --sysroot, the host compiler (the C++ toolchain's, or one
+# the toolkit is bound to, of another GCC version) finds its own C++ headers and the sysroot's C
+# headers itself, which is what the glibc baseline's toolchain (toolchains/sysroot) spells out.
 ABI_FLAG_PREFIXES = [
     "--sysroot",
     "-isysroot",
@@ -17,7 +20,6 @@ ABI_FLAG_PREFIXES = [
     "-D_GLIBCXX_USE_CXX11_ABI",
     "-m",
     "-B",
-    "-nostdinc",
 ]
 
 # Flags whose value is the next argument.

@@ -6,6 +6,9 @@ Repositories (none downloads anything until a target needs it):
   @cuda_<v>_<component>       one NVIDIA component of it (nvcc, crt, cudart, cccl, cublas, ...);
   @local_cuda                 the toolkit installed on this machine (--cuda_version=local);
   @cuda_tools, @cuda_gpus     the arch resolver, and the GPUs/TORCH_CUDA_ARCH_LIST seen at configure time.
+sysroot_repositories() declares the glibc baseline's:
+  @rules_cuda_go_sysroot      the sysroot (pinned Debian packages);
+  @rules_cuda_go_cc           the C++ toolchain: the host's GCC with that sysroot.
 """
 
 load("//toolchains:versions.bzl", "CUDA_TOOLKITS")
@@ -16,6 +19,8 @@ load("//toolchains/private:cuda_hub.bzl", "cuda_hub")
 load("//toolchains/private:cuda_redist_manifest.bzl", _cuda_redist_manifest = "cuda_redist_manifest")
 load("//toolchains/private:cuda_toolkit_config.bzl", "cuda_toolkit_config")
 load("//toolchains/private:cuda_tools.bzl", "cuda_tools")
+load("//toolchains/private:glibc_sysroot.bzl", "glibc_sysroot")
+load("//toolchains/private:host_cc_repository.bzl", "host_cc_repository")
 load("//toolchains/private:local_cuda.bzl", "local_cuda")
 
 # WORKSPACE mode's counterpart of the cuda extension's redist tag (rules/deps.bzl re-exports it).
@@ -81,3 +86,13 @@ def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []
         names.append(prefix)
     cuda_hub(name = "cuda", toolkits = json.encode(hub))
     return names
+
+def sysroot_repositories():
+    """Declares the glibc baseline's sysroot and C++ toolchain repositories; returns their names.
+
+    Both are fetched only when toolchains/sysroot's toolchain is selected (the default on Linux
+    x86_64 unless --@rules_cuda_go//toolchains:sysroot=false).
+    """
+    glibc_sysroot(name = "rules_cuda_go_sysroot")
+    host_cc_repository(name = "rules_cuda_go_cc", sysroot = "@rules_cuda_go_sysroot//:BUILD.bazel")
+    return ["rules_cuda_go_cc", "rules_cuda_go_sysroot"]
