@@ -1,49 +1,73 @@
 #!/usr/bin/env bash
 # Installs what rules_cuda_go needs on a Debian bookworm machine with no access to GitHub or
-# bcr.bazel.build: Bazel 7.7 (Debian sid's offline-packaged bazel-bootstrap), Go 1.26, and always a
-# C/C++ compiler plus unzip and xz-utils (the CUDA toolkit Bazel downloads needs a host compiler).
-# `cuda` adds a local CUDA toolkit (bookworm non-free nvidia-cuda-toolkit 11.8), needed only for
-# builds with --cuda_version=local. Run as root; bazelw calls it.
+# bcr.bazel.build. Components (no argument: base, bazel and go):
+#   bazel  Bazel 7.7 (Debian sid's offline-packaged bazel-bootstrap) in a private prefix under the
+#          rules_cuda_go cache, $RULES_CUDA_GO_CACHE/bazel-debian/VERSION: the .debs of sid's Bazel,
+#          its Java libraries and module copies, OpenJDK 21 and the C/C++ libraries they need (sid's
+#          glibc 2.43, libstdc++ 16, gRPC, Abseil, protobuf, OpenSSL) are fetched with `apt-get
+#          download` and unpacked with `dpkg-deb -x`; bookworm's patchelf (also only unpacked) points
+#          the programs at the prefix's own loader and libraries. Needs no root and changes nothing
+#          outside the prefix: the system keeps its glibc 2.36. Remove the directory to uninstall.
+#   go     Go 1.26 (sid's golang-1.26-go, static binaries) unpacked the same way in
+#          $RULES_CUDA_GO_CACHE/go-debian/VERSION. No root.
+#   base   (root) from bookworm: build-essential g++ git python3 unzip zip ca-certificates xz-utils
+#          (the CUDA toolkit Bazel downloads needs a host compiler).
+#   cuda   (root) a local CUDA toolkit, bookworm non-free nvidia-cuda-toolkit 11.8 (~1.7 GB), needed
+#          only for builds with --cuda_version=local.
+#   bazel-system  (root) the former route, kept for machines where the private prefix cannot work:
+#          sid's bazel-bootstrap installed system-wide with `apt-get -t sid`. It UPGRADES the system's
+#          libc6 (2.36 -> sid's), libstdc++6, OpenSSL and ~180 packages; it prints the list first.
+# bazelw calls it: as the user for bazel and go, as root (or with a message saying so) for the rest.
 #
-# Usage: tools/install-debian.sh [bazel] [cuda] [go]   (no argument: bazel and go)
+# Usage: tools/install-debian.sh [base] [bazel] [go] [cuda] [bazel-system]
 set -euo pipefail
 
-want_bazel=0 want_cuda=0 want_go=0
-[ $# -eq 0 ] && set -- bazel go
+want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_bazel_system=0 want_cacerts=0
+[ $# -eq 0 ] && set -- base bazel go
 for w in "$@"; do
   case "$w" in
+    base) want_base=1 ;;
     bazel) want_bazel=1 ;;
     cuda) want_cuda=1 ;;
     go) want_go=1 ;;
-    *) echo "install-debian.sh: unknown component '$w' (expected: bazel, cuda, go)" >&2; exit 2 ;;
+    bazel-system) want_bazel_system=1 ;;
+    cacerts) want_cacerts=1 ;; # remakes the private Bazel's Java trust store (bazelw, when the system's CAs change)
+    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, cuda, bazel-system)" >&2; exit 2 ;;
   esac
 done
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "install-debian.sh: must run as root (it runs apt-get)" >&2
+say() { echo "install-debian.sh: $*" >&2; }
+die() {
+  echo "install-debian.sh: error: $*" >&2
   exit 1
-fi
-. /etc/os-release
-# A machine set up before may report sid's codename: installing Bazel pulls in sid's base-files.
-if [ "${ID:-}" != debian ] || { [ "${VERSION_CODENAME:-}" != bookworm ] && [ ! -f /etc/apt/sources.list.d/rules_cuda_go.list ]; }; then
-  echo "install-debian.sh: this installer knows Debian bookworm only (found ${PRETTY_NAME:-unknown})." >&2
-  exit 1
-fi
-
+}
 mirror=${RULES_CUDA_GO_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+cache=${RULES_CUDA_GO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go}
 export DEBIAN_FRONTEND=noninteractive
 
-# Sources: bookworm with non-free (the local CUDA toolkit) and sid (Bazel 7.7), sid pinned low so only what is asked for comes from it.
-key=/usr/share/keyrings/debian-archive-keyring.gpg
-cat >/etc/apt/sources.list.d/rules_cuda_go.list <<SRC
-deb [signed-by=$key] $mirror bookworm contrib non-free non-free-firmware
-deb [signed-by=$key] $mirror sid main contrib non-free non-free-firmware
-SRC
-cat >/etc/apt/apt.conf.d/80rules_cuda_go <<'CONF'
+# ---------------------------------------------------------------------------------------------
+# System packages (root): bookworm's compiler and tools, the local CUDA toolkit, the old sid route.
+# ---------------------------------------------------------------------------------------------
+system_install() {
+  [ "$(id -u)" -eq 0 ] || die "components base, cuda and bazel-system run apt-get on the system: run as root"
+  # shellcheck source=/dev/null
+  . /etc/os-release
+  # A machine set up by the former route may report sid's codename (sid's base-files came with Bazel).
+  if [ "${ID:-}" != debian ] || { [ "${VERSION_CODENAME:-}" != bookworm ] && [ ! -f /etc/apt/sources.list.d/rules_cuda_go.list ]; }; then
+    die "this installer knows Debian bookworm only (found ${PRETTY_NAME:-unknown})."
+  fi
+  # bookworm non-free for the local CUDA toolkit. sid only for bazel-system, pinned low so only what
+  # is asked for comes from it.
+  {
+    echo "deb [signed-by=$keyring] $mirror bookworm contrib non-free non-free-firmware"
+    [ $want_bazel_system -eq 0 ] || echo "deb [signed-by=$keyring] $mirror sid main contrib non-free non-free-firmware"
+  } >/etc/apt/sources.list.d/rules_cuda_go.list
+  cat >/etc/apt/apt.conf.d/80rules_cuda_go <<'CONF'
 Acquire::Check-Valid-Until "false";
 APT::Install-Recommends "false";
 CONF
-cat >/etc/apt/preferences.d/rules_cuda_go <<'PIN'
+  cat >/etc/apt/preferences.d/rules_cuda_go <<'PIN'
 Package: *
 Pin: release n=sid
 Pin-Priority: 100
@@ -52,29 +76,289 @@ Package: build-essential gcc g++ cpp make gcc-x86-64-linux-gnu g++-x86-64-linux-
 Pin: release n=bookworm
 Pin-Priority: 1001
 PIN
-
-echo "install-debian.sh: apt-get update" >&2
-apt-get update -qq
-
-base=(build-essential g++ git python3 unzip zip ca-certificates xz-utils)
-if [ $want_cuda -eq 1 ]; then
-  echo "install-debian.sh: installing the local CUDA toolkit (nvidia-cuda-toolkit 11.8 from bookworm non-free, ~1.7 GB)" >&2
-  apt-get install -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
-else
-  apt-get install -y -qq "${base[@]}" >/dev/null
-fi
-
-if [ $want_bazel -eq 1 ]; then
-  echo "install-debian.sh: installing Bazel 7.7 (bazel-bootstrap from Debian sid, with a Java 21 runtime)" >&2
-  sid=(bazel-bootstrap bazel-rules-shell openjdk-21-jdk-headless libgrpc-java)
-  if ! apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null; then
-    # A file clash between libssl3 and sid's openssl provider package can stop the first try.
-    apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid --fix-broken >/dev/null
-    apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null
+  say "apt-get update"
+  apt-get update -qq
+  local base=(build-essential g++ git python3 unzip zip ca-certificates xz-utils)
+  if [ $want_cuda -eq 1 ]; then
+    say "installing from bookworm: ${base[*]} nvidia-cuda-toolkit libcuda1 (the local CUDA toolkit 11.8, non-free, ~1.7 GB)"
+    apt-get install -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
+  else
+    say "installing from bookworm: ${base[*]}"
+    apt-get install -y -qq "${base[@]}" >/dev/null
   fi
+  if [ $want_bazel_system -eq 1 ]; then
+    local sid=(bazel-bootstrap bazel-rules-shell openjdk-21-jdk-headless libgrpc-java) upgrades
+    upgrades=$(apt-get -s install -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" | sed -n 's/^Inst \([^ ]*\) \[\([^]]*\)\] (\([^ ]*\) .*/\1 \2 -> \3/p')
+    say "installing Bazel system-wide from Debian sid (apt-get -t sid ${sid[*]}). This UPGRADES these installed packages to sid's versions:"
+    printf '  %s\n' "${upgrades:-(none)}" >&2
+    say "and installs $(apt-get -s install -t sid "${sid[@]}" | grep -c '^Inst [^ ]* (') new packages"
+    if ! apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null; then
+      # A file clash between libssl3 and sid's openssl provider package can stop the first try.
+      apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid --fix-broken >/dev/null
+      apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null
+    fi
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Private prefixes (no root): .debs fetched with a private apt state, unpacked with dpkg-deb -x.
+# ---------------------------------------------------------------------------------------------
+apt_dir=$cache/apt
+papt() {
+  local cmd=$1
+  shift
+  local opts=(-o Dir::Etc::sourcelist="$apt_dir/sources.list" -o Dir::Etc::sourceparts="$apt_dir/empty" -o Dir::Etc::preferences=/dev/null
+    -o Dir::Etc::preferencesparts="$apt_dir/empty" -o Dir::State="$apt_dir" -o Dir::State::lists="$apt_dir/lists"
+    -o Dir::State::status="$apt_dir/status" -o Dir::Cache="$apt_dir/cache" -o Acquire::Check-Valid-Until=false
+    -o Debug::NoLocking=1 -o APT::Architectures::=amd64)
+  [ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
+  "$cmd" "${opts[@]}" "$@"
+}
+private_apt_update() {
+  { command -v apt-get && command -v dpkg-deb; } >/dev/null || die "the private Bazel and Go are made from Debian packages: apt-get and dpkg-deb are needed"
+  [ "$(uname -m)" = x86_64 ] || die "the private Bazel prefix is made for x86_64 (found $(uname -m)); use: sudo $0 bazel-system"
+  [ -r "$keyring" ] || die "$keyring (package debian-archive-keyring) is needed to check Debian's archive"
+  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/empty"
+  : >"$apt_dir/status"
+  printf 'deb [signed-by=%s] %s %s main\n' "$keyring" "$mirror" sid "$keyring" "$mirror" bookworm >"$apt_dir/sources.list"
+  say "reading Debian's package lists for sid and bookworm into $apt_dir (private apt state; the system's apt is not touched)"
+  papt apt-get update -qq || die "apt-get update (private state in $apt_dir) failed"
+}
+# download_debs DIR PKG/RELEASE...: the .debs, into DIR.
+download_debs() {
+  local dir=$1
+  shift
+  (cd "$dir" && papt apt-get download -qq "$@") || die "apt-get download failed for some of: $*"
+}
+# sid_closure ROOTS...: ROOTS and the library and Java-library packages they depend on, recursively
+# (what sid's Bazel and OpenJDK load at run time); compilers, python3, perl and -dev packages are left
+# out: the system's bookworm ones (component base) serve the build.
+sid_closure() {
+  papt apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+    --no-enhances "$@" 2>/dev/null | awk -v roots="$*" '
+    function keep(p) {
+      return p ~ /^(lib|zlib1g$|bazel-|velocity$|junit4$|openjdk-21-j(re|dk)-headless$)|-java$/ &&
+        p !~ /(-dev|-perl|-bin)$|^lib(python|perl|pam|c-dev|js-)/
+    }
+    /^[^ ]/ { cur = $1; next }
+    /^ / { d = $2; if (d !~ /^</) dep[cur] = dep[cur] " " d }
+    END {
+      n = split(roots, q, " "); for (i = 1; i <= n; i++) seen[q[i]] = 1
+      while (n > 0) {
+        p = q[n--]; print p
+        m = split(dep[p], ds, " ")
+        for (j = 1; j <= m; j++) if (!(ds[j] in seen) && keep(ds[j])) { seen[ds[j]] = 1; q[++n] = ds[j] }
+      }
+    }' | sort
+}
+# unpack_debs DIR ROOT: every .deb in DIR, unpacked into ROOT.
+unpack_debs() {
+  local d
+  for d in "$1"/*.deb; do dpkg-deb -x "$d" "$2"; done
+}
+# relink_absolute ROOT FINAL_ROOT: symlinks with absolute targets that exist inside ROOT point into
+# FINAL_ROOT (where ROOT will be) instead of the system.
+relink_absolute() {
+  local l t
+  while IFS= read -r -d '' l; do
+    t=$(readlink "$l")
+    if [ -e "$1$t" ] || [ -L "$1$t" ]; then ln -sfn "$2$t" "$l"; fi
+  done < <(find "$1" -type l -lname '/*' -print0)
+}
+# jar_closure ROOT: the jars named on stdin (absolute paths as on the system), then, breadth first,
+# those their manifests' Class-Path names, each once; looked up under ROOT.
+jar_closure() {
+  local j e
+  local -A seen=()
+  local queue=()
+  mapfile -t queue
+  while [ ${#queue[@]} -gt 0 ]; do
+    j=${queue[0]}
+    queue=("${queue[@]:1}")
+    if [ -z "$j" ] || [ -n "${seen[$j]:-}" ]; then continue; fi
+    seen[$j]=1
+    echo "$j"
+    [ -f "$1$j" ] || continue
+    while read -r e; do
+      case "$e" in
+        /*) queue+=("$e") ;;
+        ?*) queue+=("$(dirname "$j")/$e") ;;
+      esac
+    done < <(unzip -p "$1$j" META-INF/MANIFEST.MF 2>/dev/null | tr -d '\r' | awk '
+      /^Class-Path:/ { cp = substr($0, 13); inside = 1; next }
+      inside && /^ / { cp = cp substr($0, 2); next }
+      { inside = 0 }
+      END { n = split(cp, a, " "); for (i = 1; i <= n; i++) print a[i] }')
+  done
+}
+is_elf() { [ "$(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]; }
+
+# Bazel: sid's bazel-bootstrap in $cache/bazel-debian/VERSION, made self-contained.
+install_bazel_private() {
+  local version final staging tmp pe f old jdk interp libdirs n
+  command -v unzip >/dev/null || die "unzip is needed (to read the manifests of Debian's jars): sudo $0 base"
+  private_apt_update
+  version=$(papt apt-cache policy bazel-bootstrap | awk '/Candidate:/ {print $2}')
+  case "$version" in
+    7.7.*) ;;
+    *) die "Debian sid's bazel-bootstrap is '$version', not 7.7.x as .bazelversion wants" ;;
+  esac
+  final="$cache/bazel-debian/$version"
+  if [ -f "$final/.complete" ]; then
+    say "Bazel $version is already in $final"
+    ln -sfn "$version" "$cache/bazel-debian/current"
+    return 0
+  fi
+  rm -rf "$final"
+  mkdir -p "$cache/bazel-debian"
+  staging=$(mktemp -d "$cache/bazel-debian/.staging.XXXXXX")
+  tmp=$(mktemp -d)
+  # shellcheck disable=SC2064 # expand now: these are this run's directories
+  trap "rm -rf '$staging' '$tmp'" EXIT
+  local roots=(bazel-bootstrap bazel-rules-shell openjdk-21-jdk-headless) pkgs
+  mapfile -t pkgs < <(sid_closure "${roots[@]}")
+  [ ${#pkgs[@]} -gt 20 ] || die "could not work out the packages sid's Bazel needs (got: ${pkgs[*]})"
+  say "downloading Bazel $version from Debian sid with OpenJDK 21 and the libraries they load: ${#pkgs[@]} packages (${pkgs[*]/%/\/sid})" 2>&1 | cut -c1-400 >&2
+  mkdir -p "$tmp/debs" "$tmp/tools"
+  download_debs "$tmp/debs" "${pkgs[@]/%//sid}"
+  say "unpacking them into $final (not installing: dpkg-deb -x)"
+  unpack_debs "$tmp/debs" "$staging/root"
+  # bookworm's patchelf, unpacked only; it runs on the system's libraries.
+  pe=$(command -v patchelf || true)
+  if [ -z "$pe" ]; then
+    download_debs "$tmp/tools" patchelf/bookworm
+    unpack_debs "$tmp/tools" "$tmp/tools/root"
+    pe="$tmp/tools/root/usr/bin/patchelf"
+  fi
+  relink_absolute "$staging/root" "$final/root"
+  jdk=usr/lib/jvm/java-21-openjdk-amd64
+  { [ -x "$staging/root/usr/bin/bazel" ] && [ -x "$staging/root/$jdk/bin/java" ]; } || die "sid's packages did not bring usr/bin/bazel and $jdk/bin/java"
+  # Programs run with the prefix's loader; every program and every library with a search path of
+  # its own (OpenJDK's $ORIGIN) looks in the prefix first. DT_RPATH, not RUNPATH: a program's RPATH
+  # also serves the libraries it loads later (Bazel's JNI library, unpacked from its jar at run time).
+  interp="$final/root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+  [ -f "$staging/root/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" ] || die "sid's libc6 has no usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+  libdirs="$final/root/usr/lib/x86_64-linux-gnu:$final/root/lib/x86_64-linux-gnu"
+  n=0
+  while IFS= read -r -d '' f; do
+    is_elf "$f" || continue
+    case "$f" in */ld-linux-x86-64.so.2 | */libc.so.6) continue ;; esac
+    old=$("$pe" --print-rpath "$f" 2>/dev/null) || continue
+    if "$pe" --print-interpreter "$f" >/dev/null 2>&1; then
+      "$pe" --set-interpreter "$interp" --force-rpath --set-rpath "${old:+$old:}$libdirs" "$f"
+      n=$((n + 1))
+    elif [ -n "$old" ]; then
+      "$pe" --force-rpath --set-rpath "$old:$libdirs" "$f"
+      n=$((n + 1))
+    fi
+  done < <(find "$staging/root/usr/bin" "$staging/root/usr/libexec" "$staging/root/$jdk/" -type f -print0)
+  say "pointed $n programs and libraries at the prefix's glibc ($interp)"
+  # The server's classpath names Debian's jars by absolute path, and those jars name the jars they
+  # need in their manifests' Class-Path, also by absolute path (/usr/share/java/...), which the JVM
+  # looks up on the system: the classpath gets the whole closure, with paths into the prefix.
+  local cp="$staging/root/usr/share/bazel/bazel_classpath_debian_depends.txt"
+  jar_closure "$staging/root" <"$cp" | sed "s|^/usr/|$final/root/usr/|" >"$cp.new"
+  say "the Bazel server's classpath: $(wc -l <"$cp") jars named by Debian, $(wc -l <"$cp.new") with the jars their manifests name"
+  mv "$cp.new" "$cp"
+  # Debian's /etc/bazel/bazelrc, for the prefix: the startup options go on the wrapper's command line.
+  mkdir -p "$staging/etc/bazel" "$staging/bin"
+  grep -v '^startup ' "$staging/root/etc/bazel/bazelrc" | sed "s|/usr/share/bazel/|$final/root/usr/share/bazel/|g" >"$staging/etc/bazel/bazelrc"
+  cat >"$staging/bin/bazel" <<WRAP
+#!/bin/sh
+# Bazel $version from Debian sid, in a private prefix made by rules_cuda_go's tools/install-debian.sh.
+# It runs on the prefix's own glibc and OpenJDK 21; nothing outside $final was installed.
+# Debian's /etc/bazel/bazelrc, with paths into the prefix, is $final/etc/bazel/bazelrc;
+# with RULES_CUDA_GO_DEBIAN_BAZELRC=0 (set by ./bazelw, which writes the module overrides into
+# .bazelrc.offline itself) it is left out. Uninstall: rm -rf $final
+p='$final'
+if [ "\${RULES_CUDA_GO_DEBIAN_BAZELRC:-1}" = 0 ]; then
+  exec "\$p/root/usr/bin/bazel" --install_base="\$p/root/usr/share/bazel" --trust_install_base --server_javabase="\$p/root/$jdk" "\$@"
 fi
-if [ $want_go -eq 1 ]; then
-  echo "install-debian.sh: installing Go 1.26 (golang-1.26-go from Debian sid, in /usr/lib/go-1.26)" >&2
-  apt-get install -y -qq -t sid golang-1.26-go >/dev/null
+exec "\$p/root/usr/bin/bazel" --install_base="\$p/root/usr/share/bazel" --trust_install_base --server_javabase="\$p/root/$jdk" --bazelrc="\$p/etc/bazel/bazelrc" "\$@"
+WRAP
+  chmod +x "$staging/bin/bazel"
+  mv -T "$staging" "$final" || die "could not move the prefix into $final"
+  # shellcheck disable=SC2064
+  trap "rm -rf '$tmp'" EXIT
+  # Trusted CAs for the Bazel server's downloads: the system's (ca-certificates, with any local ones).
+  update_java_cacerts "$final"
+  local exe missing
+  for exe in usr/bin/bazel usr/libexec/x86_64-linux-gnu/bazel/process-wrapper usr/libexec/x86_64-linux-gnu/bazel/linux-sandbox \
+    usr/libexec/x86_64-linux-gnu/bazel/daemonize usr/libexec/x86_64-linux-gnu/bazel/build-runfiles $jdk/bin/java; do
+    missing=$(LD_TRACE_LOADED_OBJECTS=1 "$final/root/$exe" 2>&1 | grep -v "=> $final/" | grep -v -e linux-vdso -e "^[[:space:]]*$final/" || true)
+    [ -z "$missing" ] || die "$exe would load libraries from outside the prefix: $missing"
+  done
+  "$final/bin/bazel" --version >/dev/null || die "$final/bin/bazel --version failed"
+  touch "$final/.complete"
+  ln -sfn "$version" "$cache/bazel-debian/current"
+  rm -rf "$tmp"
+  trap - EXIT
+  say "Bazel $("$final/bin/bazel" --version | awk '{print $2}') is in $final ($(du -sh "$final" | cut -f1)); run it as $cache/bazel-debian/current/bin/bazel"
+}
+
+# update_java_cacerts PREFIX: the JDK's trust store from /etc/ssl/certs/ca-certificates.crt (remade
+# by bazelw when that file is newer). OpenJDK's own lib/security/cacerts is a link to a file that
+# sid's ca-certificates-java would make in /etc.
+update_java_cacerts() {
+  local jdk="$1/root/usr/lib/jvm/java-21-openjdk-amd64" src=/etc/ssl/certs/ca-certificates.crt t n
+  [ -r "$src" ] || die "$src is missing: install ca-certificates (sudo $0 base)"
+  t=$(mktemp -d)
+  cat >"$t/Cacerts.java" <<'JAVA'
+import java.io.*;
+import java.security.KeyStore;
+import java.security.cert.*;
+
+public class Cacerts {
+  public static void main(String[] args) throws Exception {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    ks.load(null, null);
+    int n = 0;
+    try (InputStream in = new BufferedInputStream(new FileInputStream(args[0]))) {
+      for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        ks.setCertificateEntry("system-ca-" + n++, c);
+      }
+    }
+    try (OutputStream out = new FileOutputStream(args[1])) {
+      ks.store(out, "changeit".toCharArray());
+    }
+    System.out.println(n);
+  }
+}
+JAVA
+  n=$("$jdk/bin/java" -Xshare:auto "$t/Cacerts.java" "$src" "$t/cacerts") || { rm -rf "$t"; die "could not make the Java trust store from $src"; }
+  rm -f "$jdk/lib/security/cacerts"
+  mv "$t/cacerts" "$jdk/lib/security/cacerts"
+  rm -rf "$t"
+  say "Java trust store: $n certificates from $src"
+}
+
+# Go: sid's golang-1.26-go in $cache/go-debian/VERSION.
+install_go_private() {
+  local version final staging tmp
+  private_apt_update
+  version=$(papt apt-cache policy golang-1.26-go | awk '/Candidate:/ {print $2}')
+  final="$cache/go-debian/$version"
+  if [ ! -x "$final/usr/lib/go-1.26/bin/go" ]; then
+    mkdir -p "$cache/go-debian"
+    staging=$(mktemp -d "$cache/go-debian/.staging.XXXXXX")
+    tmp=$(mktemp -d)
+    say "downloading Go 1.26 ($version) from Debian sid (golang-1.26-go, golang-1.26-src) into $final"
+    download_debs "$tmp" golang-1.26-go/sid golang-1.26-src/sid
+    unpack_debs "$tmp" "$staging"
+    rm -rf "$tmp" "$final"
+    mv -T "$staging" "$final"
+  fi
+  "$final/usr/lib/go-1.26/bin/go" version >/dev/null || die "$final/usr/lib/go-1.26/bin/go does not run"
+  ln -sfn "$version/usr/lib/go-1.26" "$cache/go-debian/current"
+  say "Go $("$final/usr/lib/go-1.26/bin/go" env GOVERSION) is in $final; GOROOT $cache/go-debian/current"
+}
+
+if [ $want_base -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
+  system_install
 fi
-echo "install-debian.sh: done" >&2
+[ $want_bazel -eq 0 ] || install_bazel_private
+[ $want_go -eq 0 ] || install_go_private
+[ $want_cacerts -eq 0 ] || update_java_cacerts "$(cd -P "$cache/bazel-debian/current" && pwd)"
+# The private apt state (package lists, ~60 MB) is only needed while installing.
+if [ $((want_bazel + want_go)) -gt 0 ]; then rm -rf "$apt_dir"; fi
+say "done"

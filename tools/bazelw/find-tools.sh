@@ -1,7 +1,9 @@
 # shellcheck shell=bash disable=SC2154 # root, cache and want_bazel are set by bazelw
 # Sourced by ../../bazelw: finds Bazel, Go and (only for the local CUDA toolkit) nvcc, and installs
-# what is missing in one run of tools/install-debian.sh. Uses say, die, reachable, version_ge, root,
-# want_bazel and cache from bazelw; ensure_tools "$@" sets bazel_bin and go_bin.
+# what is missing in one run of tools/install-debian.sh: Bazel (Debian sid's, with its own glibc and
+# JDK) and Go privately under $cache without root; bookworm's compiler and CUDA toolkit system-wide
+# (root). Uses say, die, reachable, version_ge, root, want_bazel and cache from bazelw; ensure_tools
+# "$@" sets bazel_bin, go_bin and debian_share (Debian's Bazel module copies, for offline-modules.sh).
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 # Debian bookworm, or a machine tools/install-debian.sh already set up (sid's base-files, pulled in
@@ -45,13 +47,20 @@ uses_local_cuda() {
 # nvcc is looked for only when the build uses the local toolkit; by default Bazel downloads a pinned one.
 want_cuda() { [ -z "${RULES_CUDA_GO_SKIP_CUDA:-}" ] && ! uses_cpu_config "$@" && uses_local_cuda "$@"; }
 
+# The private Bazel tools/install-debian.sh makes: Debian sid's bazel-bootstrap with its own glibc
+# and OpenJDK 21 in the cache, leaving the system as it is.
+private_bazel="$cache/bazel-debian/current/bin/bazel"
 find_bazel() {
   local b v
-  for b in "${BAZEL_REAL:-}" "$(command -v bazelisk || true)" "$(command -v bazel || true)"; do
+  for b in "${BAZEL_REAL:-}" "$(command -v bazelisk || true)" "$(command -v bazel || true)" "$private_bazel"; do
     [ -n "$b" ] && [ -x "$b" ] || continue
     case "$(basename "$b")" in
       bazelisk*) echo "$b"; return 0 ;;
     esac
+    if java_too_old "$b"; then
+      say "ignoring $b: Debian's Bazel 7.7 needs Java >= 21 and the default java is older"
+      continue
+    fi
     v=$("$b" --version 2>/dev/null | awk '{print $2}') || continue
     if [ -n "$v" ] && version_ge "$v" "7.7.0"; then
       echo "$b"
@@ -68,9 +77,31 @@ java_too_old() {
   jv=$(java -version 2>&1 | awk -F'"' '/version/ {print $2}' | cut -d. -f1)
   [ -n "$jv" ] && [ "$jv" -lt 21 ]
 }
+# use_bazel: where Debian's module copies are (for .bazelrc.offline), for the Bazel found.
+use_bazel() {
+  # shellcheck disable=SC2034 # used by offline-modules.sh
+  debian_share=/usr/share/bazel
+  if [ "$bazel_bin" = "$private_bazel" ]; then
+    local prefix cacerts
+    prefix=$(cd -P "$cache/bazel-debian/current" && pwd)
+    # shellcheck disable=SC2034 # used by offline-modules.sh
+    debian_share=$prefix/root/usr/share/bazel
+    # The private Bazel reads its copy of Debian's /etc/bazel/bazelrc unless told not to; bazelw
+    # writes the module overrides itself (into .bazelrc.offline, where they are needed).
+    export RULES_CUDA_GO_DEBIAN_BAZELRC=0
+    # Its Java trust store is made from the system's CA certificates; remade when those change.
+    cacerts=$prefix/root/usr/lib/jvm/java-21-openjdk-amd64/lib/security/cacerts
+    if [ /etc/ssl/certs/ca-certificates.crt -nt "$cacerts" ]; then
+      say "the system's CA certificates changed: remaking the private Bazel's Java trust store"
+      RULES_CUDA_GO_CACHE=$cache "$root/tools/install-debian.sh" cacerts
+    fi
+    say "using the private Bazel in $prefix (Debian sid's, on its own glibc; the system is unchanged)"
+  fi
+}
 find_go() {
   local g v
-  for g in "${GOROOT:+$GOROOT/bin/go}" "$(command -v go || true)" /usr/local/go/bin/go /usr/lib/go-1.26/bin/go; do
+  for g in "${GOROOT:+$GOROOT/bin/go}" "$(command -v go || true)" /usr/local/go/bin/go /usr/lib/go-1.26/bin/go \
+    "$cache/go-debian/current/bin/go"; do
     [ -n "$g" ] && [ -x "$g" ] || continue
     v=$("$g" env GOVERSION 2>/dev/null | sed 's/^go//') || continue
     if version_ge "${v%%-*}" "1.24"; then
@@ -90,11 +121,23 @@ find_nvcc() {
   return 1
 }
 
-# ensure_tools ARGS...: find Bazel, Go and (for the local toolkit) nvcc; what is missing is installed
-# in one go. Sets bazel_bin and go_bin.
+# The bookworm packages tools/install-debian.sh base installs system-wide (root): a C/C++ compiler for
+# the CUDA toolkit Bazel downloads and for cgo, and the tools Bazel's rules call.
+base_missing() {
+  local c
+  for c in gcc g++ make git python3 unzip zip xz; do
+    command -v "$c" >/dev/null || return 0
+  done
+  [ ! -r /etc/ssl/certs/ca-certificates.crt ]
+}
+is_debian_like() { command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null && [ "$(uname -m)" = x86_64 ]; }
+
+# ensure_tools ARGS...: find Bazel, Go and (for the local toolkit) nvcc; what is missing is installed:
+# Bazel and Go privately in the cache (no root), bookworm packages (compiler, CUDA) system-wide (root).
+# Sets bazel_bin, go_bin and debian_share.
 ensure_tools() {
-  local missing=() components=() advice=() n what todo
-  go_bin=$(find_go) || { missing+=("Go >= 1.24"); components+=(go); advice+=("install Go >= 1.24 (https://go.dev/dl) and put it on PATH"); }
+  local missing=() private=() system=() advice=() n what todo
+  go_bin=$(find_go) || { missing+=("Go >= 1.24"); private+=(go); advice+=("install Go >= 1.24 (https://go.dev/dl) and put it on PATH"); }
   bazel_bin=$(find_bazel) || bazel_bin=
   if [ -z "$bazel_bin" ] && [ -n "$go_bin" ] && reachable github.com; then
     say "no Bazel >= 7.7 found; installing bazelisk with 'go install' (it downloads Bazel $want_bazel from GitHub)"
@@ -102,28 +145,40 @@ ensure_tools() {
     bazel_bin="$cache/bin/bazelisk"
   fi
   if [ -z "$bazel_bin" ]; then
-    missing+=("Bazel >= 7.7"); components+=(bazel); advice+=("install Bazel $want_bazel (https://bazel.build/install) and put it on PATH")
-  elif java_too_old "$bazel_bin"; then
-    missing+=("Java >= 21 for Debian's Bazel"); components+=(bazel); advice+=("install openjdk-21-jdk-headless")
+    missing+=("Bazel >= 7.7"); private+=(bazel); advice+=("install Bazel $want_bazel (https://bazel.build/install) and put it on PATH")
   fi
   if want_cuda "$@" && ! find_nvcc >/dev/null; then
     for n in "${CUDA_PATH:-}" "${CUDA_HOME:-}"; do
       [ -n "$n" ] && say "CUDA_PATH/CUDA_HOME points at '$n' but $n/bin/nvcc is not an executable"
     done
     missing+=("the local CUDA toolkit that --cuda_version=local asks for (nvcc, looked in \$CUDA_PATH/bin, \$CUDA_HOME/bin, PATH, /usr/local/cuda/bin, /usr/lib/nvidia-cuda-toolkit/bin)")
-    components+=(cuda)
+    system+=(cuda)
     advice+=("install the CUDA toolkit and set CUDA_PATH, or leave out --cuda_version=local to use the toolkit Bazel downloads")
+  fi
+  if [ ${#missing[@]} -gt 0 ] && base_missing; then
+    missing+=("a C/C++ compiler and build tools (gcc g++ make git python3 unzip zip xz ca-certificates)"); system+=(base)
+    advice+=("install gcc, g++, make, git, python3, unzip, zip, xz-utils and ca-certificates")
   fi
   if [ ${#missing[@]} -gt 0 ]; then
     what=$(IFS=';'; echo "${missing[*]}" | sed 's/;/, /g')
     todo=$(IFS=';'; echo "${advice[*]}" | sed 's/;/; /g')
-    is_bookworm || die "missing: $what. This script installs them on Debian bookworm only; elsewhere: $todo."
-    is_root || die "missing: $what. Installing needs root: run 'sudo $root/tools/install-debian.sh ${components[*]}', or $todo."
-    say "missing: $what; installing with tools/install-debian.sh ${components[*]} (one time; takes a few minutes)"
-    "$root/tools/install-debian.sh" "${components[@]}"
+    if [ ${#system[@]} -gt 0 ]; then
+      is_bookworm || die "missing: $what. This script installs them on Debian bookworm only; elsewhere: $todo."
+      is_root || die "missing: $what. The bookworm packages need root: run 'sudo $root/tools/install-debian.sh ${system[*]}', then ./bazelw again (it installs ${private[*]:-nothing else} in $cache without root); or $todo."
+    fi
+    if [ ${#private[@]} -gt 0 ]; then
+      is_debian_like || die "missing: $what. This script installs them on Debian (x86_64, with apt-get) only; elsewhere: $todo."
+      say "missing: $what; installing with tools/install-debian.sh ${system[*]} ${private[*]} (one time; a few minutes):"
+      say "  ${private[*]} from Debian sid's packages, unpacked into $cache (no root; the system's glibc and packages are not changed)"
+    else
+      say "missing: $what; installing with tools/install-debian.sh ${system[*]} (one time; a few minutes)"
+    fi
+    [ ${#system[@]} -eq 0 ] || say "  ${system[*]} from Debian bookworm, system-wide with apt-get"
+    RULES_CUDA_GO_CACHE=$cache "$root/tools/install-debian.sh" "${system[@]}" "${private[@]}"
     go_bin=$(find_go) || die "Go was installed but no go >= 1.24 was found"
-    bazel_bin=$(find_bazel) || die "Bazel was installed but no bazel >= 7.7 is on PATH"
+    bazel_bin=$(find_bazel) || die "Bazel was installed but no bazel >= 7.7 was found (looked on PATH and at $private_bazel)"
     ! want_cuda "$@" || find_nvcc >/dev/null ||
       die "the CUDA toolkit was installed but no nvcc was found in \$CUDA_PATH/bin, \$CUDA_HOME/bin, PATH, /usr/local/cuda/bin or /usr/lib/nvidia-cuda-toolkit/bin"
   fi
+  use_bazel
 }

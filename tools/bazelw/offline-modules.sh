@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2154 # root and cache are set by bazelw
+# shellcheck shell=bash disable=SC2154 # root, cache and debian_share are set by bazelw and find-tools.sh
 # Sourced by ../../bazelw: where bcr.bazel.build is unreachable, prepares rules_go and gazelle from the
 # Go module proxy, the stand-in modules in third_party/ and Debian's module copies, and writes
 # .bazelrc.offline (git-ignored, try-imported by .bazelrc). Uses say, die, reachable, root and cache
@@ -19,7 +19,6 @@ gazelle_version=v$(module_version gazelle)
 # gazelle's go.work names ./v2, a nested module its zip leaves out; this is the version that fits gazelle v0.54.0.
 gazelle_v2_version=v2.0.0-3
 offline_rc="$root/.bazelrc.offline"
-offline_stamp="offline-modules rules_go=$rules_go_version gazelle=$gazelle_version layout=4"
 
 offline_tmp=
 remove_offline_tmp() {
@@ -59,7 +58,7 @@ prepare_offline() {
   local mods="$cache/modules" rgo gz fe staged
   rgo="$mods/rules_go@$rules_go_version"
   gz="$mods/gazelle@$gazelle_version"
-  fe="$mods/bazel_features@debian+baseline_coverage"
+  fe="$mods/bazel_features@debian+baseline_coverage${debian_share//\//_}"
   mkdir -p "$mods"
   if [ ! -d "$rgo" ] || [ ! -d "$gz" ]; then
     say "bcr.bazel.build is unreachable: preparing rules_go $rules_go_version and gazelle $gazelle_version from the Go module proxy in $mods"
@@ -84,9 +83,9 @@ prepare_offline() {
   fi
   if [ ! -d "$fe" ]; then
     # Debian's bazel_features lacks one field that rules_go 0.65.0 reads.
-    [ -d /usr/share/bazel/tools/features ] || die "offline mode needs Debian's Bazel module copies in /usr/share/bazel (package bazel-bootstrap from sid)"
+    [ -d "$debian_share/tools/features" ] || die "offline mode needs Debian's Bazel module copies in $debian_share (sid's bazel-bootstrap; tools/install-debian.sh bazel)"
     staged=$(mktemp -d "$mods/.staging.XXXXXX")
-    cp -r /usr/share/bazel/tools/features "$staged/m"
+    cp -r "$debian_share/tools/features" "$staged/m"
     chmod -R u+w "$staged/m"
     grep -q instrumented_files_info_has_baseline_coverage_files "$staged/m/features.bzl" ||
       sed -i 's/^_rules = struct(/_rules = struct(\n    instrumented_files_info_has_baseline_coverage_files = False,/' "$staged/m/features.bzl"
@@ -96,7 +95,7 @@ prepare_offline() {
     rmdir "$staged"
   fi
 
-  local tp="$root/third_party" sh=/usr/share/bazel m
+  local tp="$root/third_party" sh=$debian_share m
   {
     echo "# $offline_stamp"
     echo "# Written by ./bazelw because bcr.bazel.build was unreachable. Delete this file to re-check."
@@ -107,6 +106,17 @@ prepare_offline() {
     for m in zlib protobuf apple_support buildozer package_metadata; do
       echo "common --override_module=$m=$tp/$m"
     done
+    if [ "${RULES_CUDA_GO_DEBIAN_BAZELRC:-1}" = 0 ]; then
+      # The private Bazel (tools/install-debian.sh) is run without its copy of Debian's
+      # /etc/bazel/bazelrc, whose module overrides are these (bazel_features is the copy above).
+      echo "common --override_module=platforms=$sh/tools/platforms"
+      echo "common --override_module=rules_java=$sh/rules/java"
+      echo "common --override_module=rules_cc=$sh/rules/cc"
+      echo "common --override_module=bazel_skylib=$sh/tools/skylib"
+      echo "common --override_module=rules_license=$sh/rules/license"
+      echo "common --override_module=rules_python=$sh/rules/python"
+      echo "common --override_module=rules_proto=$sh/rules/proto"
+    fi
     echo "# WORKSPACE mode (--config=workspace): the same sources as local repositories."
     echo "common:workspace --override_repository=io_bazel_rules_go=$rgo"
     echo "common:workspace --override_repository=bazel_gazelle=$gz"
@@ -130,6 +140,8 @@ prepare_offline() {
 # ensure_offline_modules: nothing when .bazelrc.offline was prepared before for this checkout and these
 # versions; removes it when the registry is reachable (or RULES_CUDA_GO_ONLINE is set); else prepares it.
 ensure_offline_modules() {
+  # Which Debian module copies and rc the Bazel found by find-tools.sh uses is part of the stamp.
+  offline_stamp="offline-modules rules_go=$rules_go_version gazelle=$gazelle_version layout=5 debian=$debian_share debian_rc=${RULES_CUDA_GO_DEBIAN_BAZELRC:-1}"
   if [ -f "$offline_rc" ] && head -n1 "$offline_rc" | grep -qF "# $offline_stamp" &&
     grep -q "=$root/third_party/zlib\$" "$offline_rc"; then
     : # prepared before (for this checkout)
