@@ -18,7 +18,9 @@ load("//toolchains/sysroot:packages.bzl", "SYSROOT_CXXABI", "SYSROOT_GLIBC", "SY
 def _glibc_check_impl(target, ctx):
     if not ctx.attr._sysroot[BuildSettingInfo].value:
         return []
-    if DefaultInfo not in target or "no-glibc-check" in getattr(ctx.rule.attr, "tags", []):
+    if DefaultInfo not in target or AnalysisTestResultInfo in target:
+        return []
+    if "no-glibc-check" in getattr(ctx.rule.attr, "tags", []):
         return []
     exe = target[DefaultInfo].files_to_run.executable
     if exe == None or exe.is_source:

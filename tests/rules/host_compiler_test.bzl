@@ -7,7 +7,7 @@ def _abi_flags_test_impl(ctx):
     env = unittest.begin(ctx)
     asserts.equals(
         env,
-        ["--sysroot=/s", "-m64", "-march=x86-64-v2", "-target", "x86_64-linux-gnu", "-D_GLIBCXX_USE_CXX11_ABI=0", "-B", "/tc/bin", "-nostdinc++"],
+        ["--sysroot=/s", "-m64", "-march=x86-64-v2", "-target", "x86_64-linux-gnu", "-D_GLIBCXX_USE_CXX11_ABI=0", "-B", "/tc/bin"],
         abi_flags([
             "-U_FORTIFY_SOURCE",
             "--sysroot=/s",
@@ -24,6 +24,15 @@ def _abi_flags_test_impl(ctx):
             "-DNDEBUG",
             "-B",
             "/tc/bin",
+            # The include path stays the host compiler's own (under --sysroot): the glibc
+            # baseline toolchain's spelled-out path names one GCC version's C++ headers.
+            "-nostdinc",
+            "-idirafter",
+            "/s/usr/include",
+            "-isystem",
+            "/usr/include/c++/12",
+            "-include",
+            "/s/usr/include/stdc-predef.h",
             "-nostdinc++",
             "-fno-omit-frame-pointer",
         ]),
