@@ -321,11 +321,23 @@ public class Cacerts {
     try (OutputStream out = new FileOutputStream(args[1])) {
       ks.store(out, "changeit".toCharArray());
     }
+    // The JDK reads its default trust store without a password: check that it can.
+    KeyStore check = KeyStore.getInstance("PKCS12");
+    try (InputStream in = new FileInputStream(args[1])) {
+      check.load(in, null);
+    }
+    int trusted = 0;
+    for (String a : java.util.Collections.list(check.aliases())) {
+      if (check.isCertificateEntry(a)) trusted++;
+    }
+    if (trusted != n) throw new IllegalStateException(trusted + " of " + n + " certificates readable without a password");
     System.out.println(n);
   }
 }
 JAVA
-  n=$("$jdk/bin/java" -Xshare:auto "$t/Cacerts.java" "$src" "$t/cacerts") || { rm -rf "$t"; die "could not make the Java trust store from $src"; }
+  # Unencrypted certificates and no MAC, like the JDK's own cacerts: the JDK opens it without a password.
+  n=$("$jdk/bin/java" -Xshare:auto -Dkeystore.pkcs12.certProtectionAlgorithm=NONE -Dkeystore.pkcs12.macAlgorithm=NONE \
+    "$t/Cacerts.java" "$src" "$t/cacerts") || { rm -rf "$t"; die "could not make the Java trust store from $src"; }
   rm -f "$jdk/lib/security/cacerts"
   mv "$t/cacerts" "$jdk/lib/security/cacerts"
   rm -rf "$t"
