@@ -52,11 +52,14 @@ def _detect(rctx, tool):
         if child.exists:
             rctx.symlink(child, sub)
     include = found.get("include", "")
-
-    # Debian keeps the CUDA headers in /usr/include, which every compiler searches anyway.
     has_include = bool(include) and include != "/usr/include"
     if has_include:
         rctx.symlink(include, "include")
+    elif include:
+        # Debian keeps the CUDA headers in /usr/include, among the C library's. The host compiler
+        # does not search it under the glibc baseline's --sysroot, so include/ links the entries
+        # of /usr/include that the toolkit's packages own (cuda_runtime.h, crt/, thrust/, ...).
+        has_include = _link_debian_headers(rctx)
     for path in (found.get("libraries") or {}).values():
         _link_library(rctx, path)
     cuobjdump = found.get("cuobjdump", "") or rctx.which("cuobjdump")
@@ -71,6 +74,25 @@ def _detect(rctx, tool):
         cuobjdump = bool(cuobjdump),
         missing = "",
     )
+
+# Lists the top-level entries of /usr/include owned by Debian's CUDA packages (those built from
+# the nvidia-cuda-toolkit, thrust, cub and libcu++ sources).
+_DEBIAN_HEADERS = r"""
+pkgs=$(dpkg-query -W -f='${Package} ${source:Package}\n' 2>/dev/null |
+  awk '$2 ~ /^(nvidia-cuda-toolkit|thrust|cub|libcu\+\+)$/ {print $1}')
+[ -n "$pkgs" ] || exit 0
+# shellcheck disable=SC2086
+dpkg-query -L $pkgs 2>/dev/null | grep -E '^/usr/include/[^/]+$' | sort -u
+"""
+
+def _link_debian_headers(rctx):
+    res = rctx.execute(["/bin/sh", "-c", _DEBIAN_HEADERS])
+    entries = [e for e in res.stdout.splitlines() if e]
+    if res.return_code != 0 or not [e for e in entries if e.endswith("/cuda_runtime.h")]:
+        return False
+    for e in entries:
+        rctx.symlink(e, "include/" + e[len("/usr/include/"):])
+    return True
 
 def _local_cuda_impl(rctx):
     tk = _detect(rctx, rctx.path(rctx.attr.tools))

@@ -22,7 +22,8 @@ def cuda_local_targets(
       available: whether nvcc was found.
       missing_message: why not, where we looked, how to fix it.
       version: nvcc's version.
-      has_include: whether include/ links the toolkit's headers (not for Debian's /usr/include).
+      has_include: whether include/ links the toolkit's headers (for Debian's /usr/include: the
+        entries its CUDA packages own).
       has_stub: whether stub/cuda_stub.c was generated from cuda.h.
       has_cuobjdump: whether tools/cuobjdump exists.
       **archs: arch_* tables and default/native fields for cuda_toolchain.
