@@ -137,7 +137,16 @@ def link(ctx, cuda, host, pending, gencode):
       the device-link object (File).
     """
     out = ctx.actions.declare_file("_objs/%s/%s.dlink.o" % (ctx.label.name, ctx.label.name))
-    nvcc_device_link(ctx.actions, cuda, host, pending.objects.to_list(), pending.libraries.to_list(), out, gencode)
+
+    # libcudadevrt.a: the device runtime that device-side kernel launches (dynamic parallelism)
+    # call into (__cudaCDP2*); nvlink takes from it only what the objects reference.
+    devrt = [
+        lib.static_library or lib.pic_static_library
+        for li in cuda.cudadevrt.linking_context.linker_inputs.to_list()
+        for lib in li.libraries
+        if lib.static_library or lib.pic_static_library
+    ] if cuda.cudadevrt else []
+    nvcc_device_link(ctx.actions, cuda, host, pending.objects.to_list(), pending.libraries.to_list() + devrt, out, gencode)
     return out
 
 def linked_info(pending):
