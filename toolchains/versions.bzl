@@ -15,8 +15,8 @@ the table that makes arches this nvcc cannot build fail at analysis time.
 # CUDA 13.2: binaries built with it run on the R580 driver (CUDA 13.0) through CUDA minor version
 # compatibility, for SASS (the sm_XY cubins the arch spec asks for). Its PTX (ISA 9.2) needs a
 # 13.2 driver to JIT, so on a 13.0 driver a GPU newer than every sm_XY in the spec cannot run it.
-# 13.0 and 13.1 cannot compile against glibc >= 2.41 headers (rsqrt/rsqrtf declared twice);
-# 13.2 fixed that, and this machine family gets glibc 2.43 headers with Debian sid's Bazel.
+# 13.0 and 13.1 cannot compile against glibc >= 2.41 headers (rsqrt/rsqrtf declared twice); with
+# the glibc baseline (toolchains/sysroot, glibc 2.36 headers, the default) they compile on any host.
 DEFAULT_CUDA_VERSION = "13.2"
 
 # Shared by several versions: cuDNN 9 and NCCL 2 for CUDA 13, and the cuobjdump the tests use.
