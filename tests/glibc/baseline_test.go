@@ -27,7 +27,7 @@ const glibcMax = "2.36"
 func runfile(t *testing.T, rootpath string) string {
 	t.Helper()
 	if rootpath == "" {
-		t.Skip("run under Bazel: bazel test //tests/glibc:baseline_test")
+		t.Skip("run under Bazel: bazel test //tests/glibc:glibc_test")
 	}
 	return filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE"), rootpath)
 }
