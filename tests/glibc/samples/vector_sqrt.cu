@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tests/glibc/vector_sqrt.h"
+#include "tests/glibc/samples/vector_sqrt.h"
 
 __global__ void sqrt_kernel(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,6 +1,6 @@
 // A cuda-samples-style program's CUDA part: y = sqrt(x) on the GPU, with a C ABI.
-#ifndef TESTS_GLIBC_VECTOR_SQRT_H_
-#define TESTS_GLIBC_VECTOR_SQRT_H_
+#ifndef TESTS_GLIBC_SAMPLES_VECTOR_SQRT_H_
+#define TESTS_GLIBC_SAMPLES_VECTOR_SQRT_H_
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,4 +19,4 @@ int vs_describe(char* out, int size);
 }
 #endif
 
-#endif  // TESTS_GLIBC_VECTOR_SQRT_H_
+#endif  // TESTS_GLIBC_SAMPLES_VECTOR_SQRT_H_

@@ -1,6 +1,6 @@
 // A cuda-samples-style program: arguments parsed with strtol, results checked on the host with
 // sqrtf, the math headers, std::thread. Built against the glibc baseline it needs no GLIBC version
-// newer than 2.36 whatever the build machine's C library (tests/glibc:baseline_test checks that);
+// newer than 2.36 whatever the build machine's C library (tests/glibc:glibc_test checks that);
 // built against Debian sid's glibc 2.43 it needed __isoc23_strtol@GLIBC_2.38 and sqrtf@GLIBC_2.43.
 //
 //   samples_style [N]   (default N = 100003)
@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/glibc/vector_sqrt.h"
+#include "tests/glibc/samples/vector_sqrt.h"
 #include "tests/gpu_gate.h"
 
 int main(int argc, char** argv) {
