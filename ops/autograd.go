@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"slices"
 )
@@ -170,7 +171,7 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 					u.node.name, gj, j, in.shape, in.dtype, in.device)
 			}
 			if prev := grads[in]; prev != nil {
-				if gj, err = axpbyOp.call(op, []*Tensor{prev, gj}, []float64{1, 1}, false); err != nil {
+				if gj, err = axpbyOp.call(context.Background(), op, []*Tensor{prev, gj}, []float64{1, 1}, false); err != nil {
 					return err
 				}
 			}
@@ -217,7 +218,7 @@ func (t *Tensor) accumulateGrad(g *Tensor) error {
 	if t.grad == nil {
 		sum, err = copyTensor("Backward", g, false)
 	} else {
-		sum, err = axpbyOp.call("Backward", []*Tensor{t.grad, g}, []float64{1, 1}, false)
+		sum, err = axpbyOp.call(context.Background(), "Backward", []*Tensor{t.grad, g}, []float64{1, 1}, false)
 	}
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -190,7 +191,7 @@ var badSquareOp = RegisterOp(OpDef{
 		return []*Tensor{gx}, err
 	},
 	CPU: func(out *Tensor, in []*Tensor, s []float64) error {
-		r, err := polynomialOp.call("x", in, []float64{0, 1, 0, 0}, false)
+		r, err := polynomialOp.call(context.Background(), "x", in, []float64{0, 1, 0, 0}, false)
 		if err != nil {
 			return err
 		}

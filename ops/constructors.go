@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -54,12 +55,23 @@ func checkDType(op string, d DType) error {
 
 // allocTensor allocates a contiguous tensor; shape must be owned.
 func allocTensor(op string, dev Device, dtype DType, shape []int) (*Tensor, error) {
+	return allocTensorContext(context.Background(), op, dev, dtype, shape)
+}
+
+// allocTensorContext is allocTensor for an op called with ctx: a
+// ContextBackend allocates for the stream ctx selects.
+func allocTensorContext(ctx context.Context, op string, dev Device, dtype DType, shape []int) (*Tensor, error) {
 	b, err := backendFor(op, dev)
 	if err != nil {
 		return nil, err
 	}
 	n := numel(shape)
-	st, err := b.Alloc(dev, dtype, n)
+	var st Storage
+	if cb, ok := b.(ContextBackend); ok {
+		st, err = cb.AllocContext(ctx, dev, dtype, n)
+	} else {
+		st, err = b.Alloc(dev, dtype, n)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ops.%s: allocating %d %v elements on %v: %w", op, n, dtype, dev, err)
 	}

@@ -74,6 +74,14 @@
 // kernels of the ops it wants are needed: To, Contiguous, Float64s and
 // Float32s work with the backend alone.
 //
+// A backend that queues work on several streams also implements
+// ContextBackend: ops called with a context (Op.CallContext and the
+// ...Context functions, such as AddScalarContext) allocate their output
+// with AllocContext, so the context chooses where the kernel runs (with
+// ops/cuda, cuda.WithStream), and every kernel is ordered after the work
+// that produced its inputs (ContextBackend.Order). Ops called without a
+// context use context.Background().
+//
 // # Adding an op
 //
 // A new op is one RegisterOp call in one file plus a wrapper function. For

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -20,6 +21,7 @@ type fakeStorage struct {
 	f32   []float32
 	f64   []float64
 	freed atomic.Bool
+	queue string // the fake stream AllocContext put it on ("" by default)
 }
 
 func (s *fakeStorage) DType() DType { return s.dtype }
@@ -27,6 +29,9 @@ func (s *fakeStorage) Len() int     { return len(s.f32) + len(s.f64) }
 
 type fakeBackend struct {
 	allocs, frees atomic.Int64
+
+	mu     sync.Mutex
+	orders []string // "in-queue->out-queue" for every Order call
 }
 
 var fakeCUDA = &fakeBackend{}
@@ -80,6 +85,42 @@ func (b *fakeBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOf
 	return nil
 }
 func (b *fakeBackend) Synchronize(Device) error { return nil }
+
+// fakeQueueKey is the context key of the fake backend's "stream".
+type fakeQueueKey struct{}
+
+// AllocContext makes fakeBackend a ContextBackend: the storage remembers
+// the queue named in ctx.
+func (b *fakeBackend) AllocContext(ctx context.Context, d Device, dtype DType, n int) (Storage, error) {
+	st, err := b.Alloc(d, dtype, n)
+	if err != nil {
+		return nil, err
+	}
+	q, _ := ctx.Value(fakeQueueKey{}).(string)
+	if q == "fail" {
+		return nil, fmt.Errorf("fake queue %q refuses allocations", q)
+	}
+	st.(*fakeStorage).queue = q
+	return st, nil
+}
+
+// Order records which queue waits for which.
+func (b *fakeBackend) Order(in, out Storage) error {
+	i, o := in.(*fakeStorage), out.(*fakeStorage)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.orders = append(b.orders, i.queue+"->"+o.queue)
+	return nil
+}
+
+// takeOrders returns and clears the recorded Order calls.
+func (b *fakeBackend) takeOrders() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	o := b.orders
+	b.orders = nil
+	return o
+}
 
 // fakeElementwise applies f to every element of in[0] (through its strides)
 // into out, using only the exported Tensor API, as a device kernel would.

@@ -1,5 +1,7 @@
 package ops
 
+import "context"
+
 // Elementwise ops. CPU kernels compute in float64 and round once to the
 // output dtype.
 
@@ -20,6 +22,11 @@ func init() {
 // AddScalar returns x + s elementwise.
 func AddScalar(x *Tensor, s float64) (*Tensor, error) {
 	return addScalarOp.Call([]*Tensor{x}, []float64{s})
+}
+
+// AddScalarContext is AddScalar queued where ctx says (Op.CallContext).
+func AddScalarContext(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
+	return addScalarOp.CallContext(ctx, []*Tensor{x}, []float64{s})
 }
 
 func addScalarCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
@@ -102,6 +109,11 @@ func Axpby(a float64, x *Tensor, b float64, y *Tensor) (*Tensor, error) {
 	return axpbyOp.Call([]*Tensor{x, y}, []float64{a, b})
 }
 
+// AxpbyContext is Axpby queued where ctx says (Op.CallContext).
+func AxpbyContext(ctx context.Context, a float64, x *Tensor, b float64, y *Tensor) (*Tensor, error) {
+	return axpbyOp.CallContext(ctx, []*Tensor{x, y}, []float64{a, b})
+}
+
 func axpbyCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
 	a, b := sc[0], sc[1]
 	ew2(out, in[0], in[1], func(dst, xd, yd []T, xo, xs, yo, ys int) {
@@ -141,6 +153,11 @@ func Polynomial(x *Tensor, a, b, c, d float64) (*Tensor, error) {
 	return polynomialOp.Call([]*Tensor{x}, []float64{a, b, c, d})
 }
 
+// PolynomialContext is Polynomial queued where ctx says (Op.CallContext).
+func PolynomialContext(ctx context.Context, x *Tensor, a, b, c, d float64) (*Tensor, error) {
+	return polynomialOp.CallContext(ctx, []*Tensor{x}, []float64{a, b, c, d})
+}
+
 func polynomialCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
 	a, b, c, d := sc[0], sc[1], sc[2], sc[3]
 	ew1(out, in[0], func(dst, xd []T, xo, xs int) {
@@ -168,6 +185,12 @@ func init() {
 // itself differentiable.
 func PolynomialBackward(gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
 	return polynomialBackwardOp.Call([]*Tensor{gradOut, x}, []float64{a, b, c})
+}
+
+// PolynomialBackwardContext is PolynomialBackward queued where ctx says
+// (Op.CallContext).
+func PolynomialBackwardContext(ctx context.Context, gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
+	return polynomialBackwardOp.CallContext(ctx, []*Tensor{gradOut, x}, []float64{a, b, c})
 }
 
 func polynomialBackwardCPU[T float](out *Tensor, in []*Tensor, sc []float64) {

@@ -1,6 +1,9 @@
 package ops
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 var matMulOp *Op
 
@@ -47,6 +50,11 @@ func init() {
 // dtype and runs row blocks in parallel.
 func MatMul(a, b *Tensor) (*Tensor, error) {
 	return matMulOp.Call([]*Tensor{a, b}, nil)
+}
+
+// MatMulContext is MatMul queued where ctx says (Op.CallContext).
+func MatMulContext(ctx context.Context, a, b *Tensor) (*Tensor, error) {
+	return matMulOp.CallContext(ctx, []*Tensor{a, b}, nil)
 }
 
 // Block sizes of the CPU kernel: a bk×bn panel of B (at most 256 KiB of

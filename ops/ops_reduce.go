@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -32,6 +33,11 @@ func init() {
 // the norm is 0.
 func Norm(x *Tensor) (*Tensor, error) {
 	return normOp.Call([]*Tensor{x}, nil)
+}
+
+// NormContext is Norm queued where ctx says (Op.CallContext).
+func NormContext(ctx context.Context, x *Tensor) (*Tensor, error) {
+	return normOp.CallContext(ctx, []*Tensor{x}, nil)
 }
 
 func normCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
@@ -144,6 +150,11 @@ func init() {
 // the row maximum (numerically stable). x may be any strided view.
 func RowSoftmax(x *Tensor) (*Tensor, error) {
 	return rowSoftmaxOp.Call([]*Tensor{x}, nil)
+}
+
+// RowSoftmaxContext is RowSoftmax queued where ctx says (Op.CallContext).
+func RowSoftmaxContext(ctx context.Context, x *Tensor) (*Tensor, error) {
+	return rowSoftmaxOp.CallContext(ctx, []*Tensor{x}, nil)
 }
 
 func rowSoftmaxCPU[T float](out *Tensor, in []*Tensor, _ []float64) {

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -177,10 +178,21 @@ func kernelDevices(o *Op) []string {
 // runs the kernel registered for the device and returns a new contiguous
 // tensor. If any input requires grad, the result records an autograd node.
 func (o *Op) Call(tensors []*Tensor, scalars []float64) (*Tensor, error) {
-	return o.call(o.def.Name, tensors, scalars, true)
+	return o.call(context.Background(), o.def.Name, tensors, scalars, true)
 }
 
-func (o *Op) call(name string, ts []*Tensor, sc []float64, record bool) (*Tensor, error) {
+// CallContext is Call with a context that the device's backend may read:
+// with ops/cuda, the stream the kernel is queued on (cuda.WithStream). The
+// output belongs to that stream. The context is not checked for
+// cancellation; queuing an op does not wait.
+func (o *Op) CallContext(ctx context.Context, tensors []*Tensor, scalars []float64) (*Tensor, error) {
+	if ctx == nil {
+		return nil, opErr(o.def.Name, "ctx", ErrArg, "context is nil")
+	}
+	return o.call(ctx, o.def.Name, tensors, scalars, true)
+}
+
+func (o *Op) call(ctx context.Context, name string, ts []*Tensor, sc []float64, record bool) (*Tensor, error) {
 	if err := o.checkArgs(name, ts, sc); err != nil {
 		return nil, err
 	}
@@ -201,8 +213,12 @@ func (o *Op) call(name string, ts []*Tensor, sc []float64, record bool) (*Tensor
 	if k == nil {
 		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", first.device, kernelDevices(o))
 	}
-	out, err := allocTensor(name, first.device, first.dtype, shape)
+	out, err := allocTensorContext(ctx, name, first.device, first.dtype, shape)
 	if err != nil {
+		return nil, err
+	}
+	if err := orderInputs(name, out, ts, o.tensorNames); err != nil {
+		out.Free()
 		return nil, err
 	}
 	if err := k(out, ts, sc); err != nil {

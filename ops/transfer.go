@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"slices"
 )
@@ -22,7 +23,7 @@ func (t *Tensor) Contiguous() (*Tensor, error) {
 // otherwise (so a backend needs no kernels for To and Float64s to work).
 func copyTensor(op string, t *Tensor, record bool) (*Tensor, error) {
 	if hasKernel(contiguousOp, t.device.Type) {
-		return contiguousOp.call(op, []*Tensor{t}, nil, record)
+		return contiguousOp.call(context.Background(), op, []*Tensor{t}, nil, record)
 	}
 	if !t.buf.st.pin() {
 		return nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
@@ -42,7 +43,7 @@ func copyTensor(op string, t *Tensor, record bool) (*Tensor, error) {
 		return nil, fmt.Errorf("ops.%s: copying from %v to host: %w", op, t.device, err)
 	}
 	ht := &Tensor{shape: t.shape, strides: t.strides, offset: t.offset - lo, dtype: t.dtype, device: CPU, buf: newBuffer(host, cpuBackend{})}
-	hc, err := contiguousOp.call(op, []*Tensor{ht}, nil, false)
+	hc, err := contiguousOp.call(context.Background(), op, []*Tensor{ht}, nil, false)
 	if err != nil {
 		return nil, err
 	}

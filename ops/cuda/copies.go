@@ -48,7 +48,10 @@ func (backend) CopyFromHost(dst ops.Storage, dstOff int, src *ops.CPUStorage, sr
 	if err != nil {
 		return err
 	}
-	if code := C.opscuda_copy_to_device(C.int(d.device), d.at(dstOff), p, C.ulonglong(bytes)); code != 0 {
+	if err := notCapturing("CopyFromHost", d); err != nil {
+		return err
+	}
+	if code := C.opscuda_copy_to_device(C.int(d.device), d.queue(), d.at(dstOff), p, C.ulonglong(bytes)); code != 0 {
 		return check(fmt.Sprintf("copying %d bytes to cuda:%d", bytes, d.device), code)
 	}
 	return nil
@@ -63,15 +66,39 @@ func (backend) CopyToHost(dst *ops.CPUStorage, dstOff int, src ops.Storage, srcO
 	if err != nil {
 		return err
 	}
-	if code := C.opscuda_copy_to_host(C.int(s.device), p, s.at(srcOff), C.ulonglong(bytes)); code != 0 {
+	if err := notCapturing("CopyToHost", s); err != nil {
+		return err
+	}
+	if code := C.opscuda_copy_to_host(C.int(s.device), s.queue(), p, s.at(srcOff), C.ulonglong(bytes)); code != 0 {
 		return check(fmt.Sprintf("copying %d bytes from cuda:%d", bytes, s.device), code)
 	}
 	return nil
 }
 
+// notCapturing fails a synchronous host copy of st when its stream is
+// being captured (the copy would wait for work that does not run), and
+// fails the capture with it.
+func notCapturing(op string, st *Storage) error {
+	g := st.stream.capturing()
+	if g == nil {
+		return nil
+	}
+	err := fmt.Errorf("cuda: %s of a tensor of %v during graph capture (copy through a Pinned buffer with CopyToDeviceAsync/CopyToHostAsync, or after the capture): %w", op, st.stream, ErrNotCapturable)
+	g.fail(err)
+	return err
+}
+
+// Synchronize implements ops.Backend: it waits for all work queued on the
+// device (cudaDeviceSynchronize). It fails while a stream of the device is
+// being captured.
 func (backend) Synchronize(d ops.Device) error {
 	if err := checkDevice(d); err != nil {
 		return err
+	}
+	for _, s := range liveStreams(d.Index) {
+		if s.capturing() != nil {
+			return fmt.Errorf("cuda: Synchronize(%v) while %v is being captured: %w", d, s, ErrNotCapturable)
+		}
 	}
 	if code := C.opscuda_synchronize(C.int(d.Index)); code != 0 {
 		return check(fmt.Sprintf("cudaDeviceSynchronize on %v", d), code)

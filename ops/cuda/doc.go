@@ -25,32 +25,93 @@
 // DeviceCount report the situation up front. Built with --config=cpu (no
 // CUDA toolkit), the package links a stub that reports no device.
 //
-// # Execution model
+// # Execution model: streams
 //
 // Everything goes through a small C API (csrc/opscuda.h) on the CUDA
-// runtime; the driver API is never used. All work is queued on the legacy
-// default stream of the tensor's device, so work issued from different
-// goroutines, and so from different OS threads, runs in the order it was
-// issued. Every C call first makes the tensor's device current on the
-// calling thread (cudaSetDevice) and issues its work in the same cgo call,
-// so a goroutine moving between threads, or several devices in one process,
-// cannot mix devices up. All functions, the backend and the kernels are
-// therefore safe for concurrent use by many goroutines.
+// runtime; the driver API is never used. Every C call makes the tensor's
+// device current on the calling thread (cudaSetDevice), names the stream
+// its work goes to, and issues that work in the same cgo call, so a
+// goroutine moving between threads, or several devices in one process,
+// cannot mix devices or streams up.
 //
-// Kernels are asynchronous: an op returns once its kernel is queued.
-// Copies to the host (Float64s, To(ops.CPU), Item) and ops.Synchronize wait
-// for the queued work. Memory comes from the device's stream-ordered pool
-// (cudaMallocAsync/cudaFreeAsync on the legacy stream), which keeps freed
-// memory for reuse, and a Free (explicit or by the garbage collector's
-// cleanup) takes effect after the work already queued, so it never releases
-// memory a queued kernel still reads or writes. Devices without memory pools
-// fall back to cudaMalloc/cudaFree. In front of the pool, freed blocks of up
-// to 64 MiB (at most 1 GiB per device) stay in a cache in Go, by size
-// class, and are handed to the next allocation of their class without a
-// CUDA call, like PyTorch's caching allocator; this is safe because the next
-// owner's work is queued after the work on the block. EmptyCache returns
-// them to the pool, and an allocation that runs out of memory does so
-// before it gives up.
+// By default an op runs on its device's legacy default stream, which
+// orders the work of all goroutines: any number of goroutines may share
+// tensors with no further thought, as before streams existed. To overlap
+// work, give an op a context that carries a stream:
+//
+//	s, _ := cuda.NewStream(0)
+//	defer s.Close()
+//	ctx := cuda.WithStream(ctx, s)
+//	y, _ := ops.AddScalarContext(ctx, x, 1) // queued on s
+//
+// Why a context and not PyTorch's "current stream": in PyTorch the current
+// stream is per thread (torch.cuda.stream(s) sets it for the calling
+// thread, and a new thread starts on the default stream), which is safe
+// because a Python thread is a fixed OS thread. Go has no goroutine-local
+// state and moves goroutines between OS threads, so a current stream would
+// have to be global (one goroutine's choice leaking into every other's) or
+// tied to threads (changing under a goroutine at each reschedule). A
+// context is Go's way to carry a request's scope down a call chain and
+// into the goroutines it starts, explicitly; each request (goroutine) can
+// have its own stream, the choice cannot leak, and code that ignores
+// contexts keeps the safe default. A *Stream handle passed to every op
+// would work too, but would double every op's signature for one value that
+// a context already carries along with deadlines and cancellation.
+//
+// An op's output is allocated on the op's stream and belongs to it; its
+// kernel runs there (Storage.Stream). When an op reads a tensor that
+// belongs to another stream, its stream first waits, on the device, for
+// the work queued so far on the tensor's stream (an event; the host does
+// not block), so results are right whatever streams produced the inputs,
+// and the tensor's memory is kept from reuse until the reading stream has
+// passed that point (the automatic form of torch's record_stream;
+// RecordStream does it for kernels launched outside this package). Host
+// copies (Float64s, To) run on the tensor's own stream. Streams from
+// NewStream are non-blocking: they do not synchronize with the default
+// stream except through these waits.
+//
+// Events (NewEvent: Record, Stream.WaitEvent, Done, Synchronize, Elapsed)
+// and Stream.WaitStream order streams explicitly and time the device.
+// Synchronize(ctx, device) and Stream.Synchronize wait by polling, so they
+// return ctx.Err() when the context's deadline passes or it is cancelled;
+// the queued work goes on and keeps its memory until it completes.
+// ops.Synchronize still waits for the whole device without a deadline.
+//
+// Pinned is page-locked host memory: CopyToDeviceAsync and
+// CopyToHostAsync queue copies between it and a tensor on the context's
+// stream and return at once, so copies overlap kernels on other streams.
+//
+// # CUDA graphs
+//
+// Capture(ctx, s, fn) runs fn with a context on stream s and records the
+// ops it queues into a CUDA graph instead of running them; Replay runs
+// them again with one launch (like torch.cuda.CUDAGraph), reading the
+// same input tensors (their values at replay time) and writing the same
+// output tensors. Memory allocated during the capture comes from the
+// graph's private pool, which nothing else uses, until Close. Work that
+// cannot be captured (a synchronous host copy, a synchronization, reading
+// a tensor of the capture on another stream) returns an error wrapping
+// ErrNotCapturable and makes Capture fail with it; the capture runs in
+// CUDA's relaxed mode so that other goroutines' work is not affected.
+//
+// # Memory
+//
+// Memory comes from the device's stream-ordered pool (cudaMallocAsync and
+// cudaFreeAsync on the tensor's stream), which keeps freed memory for
+// reuse; a Free (explicit or by the garbage collector's cleanup) takes
+// effect after the work queued on the tensor's stream, so it never
+// releases memory a queued kernel still uses. Devices without memory
+// pools fall back to cudaMalloc/cudaFree. In front of the pool, freed
+// blocks of up to 64 MiB (at most 1 GiB per device) stay in a cache in Go
+// by device, stream and size class, and are handed to the next
+// allocation of their class on the same stream without a CUDA call, like
+// PyTorch's caching allocator; that is safe because the next owner's work
+// is queued after the previous owner's. A block that other streams used
+// waits until events recorded on those streams at free time have
+// completed; a block is never handed to another stream directly (when a
+// stream is closed its work has completed and its blocks go to the
+// default stream). EmptyCache returns cached blocks to the pool, and an
+// allocation that runs out of memory does so before it gives up.
 //
 // # Errors
 //

@@ -18,6 +18,16 @@ const MaxDims = C.OPSCUDA_MAX_DIMS
 // without CUDA.
 var ErrNoDevice = errors.New("cuda: no CUDA device")
 
+// ErrNotCapturable is wrapped by the error of an operation that cannot be
+// recorded into a CUDA graph (a copy through pageable host memory, a
+// synchronization, reading a tensor of the capture on another stream), done
+// while its stream is being captured; the capture then fails with it.
+var ErrNotCapturable = errors.New("cuda: operation not allowed during graph capture")
+
+// ErrClosed is wrapped by the errors of using a closed Stream, Event,
+// Pinned buffer or Graph.
+var ErrClosed = errors.New("cuda: use of a closed object")
+
 // CUDA error codes the package interprets.
 const (
 	codeInsufficientDriver = 35  // cudaErrorInsufficientDriver: no driver, or too old

@@ -9,32 +9,59 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
+// kernels are the CUDA kernels of the built-in ops, by op name: the only
+// place this package names them. Each gets the name it is registered under
+// (for its errors); argument names come from the op's schema (argName).
+var kernels = map[string]kernel{
+	"AddScalar":          addScalar,
+	"Scale":              scale,
+	"Axpby":              axpby,
+	"Polynomial":         polynomial,
+	"PolynomialBackward": polynomialBackward,
+	"Contiguous":         contiguous,
+	"Norm":               norm,
+	"NormBackward":       normBackward,
+	"NarrowBackward":     narrowBackward,
+	"RowSoftmax":         rowSoftmax,
+	"RowSoftmaxBackward": rowSoftmaxBackward,
+	"MatMul":             matMul,
+}
+
+// kernel is an ops.Kernel that also gets its op's name.
+type kernel func(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error
+
 func init() {
 	ops.RegisterBackend(backend{})
-	for name, k := range map[string]ops.Kernel{
-		"AddScalar":          addScalar,
-		"Scale":              scale,
-		"Axpby":              axpby,
-		"Polynomial":         polynomial,
-		"PolynomialBackward": polynomialBackward,
-		"Contiguous":         contiguous,
-		"Norm":               norm,
-		"NormBackward":       normBackward,
-		"NarrowBackward":     narrowBackward,
-		"RowSoftmax":         rowSoftmax,
-		"RowSoftmaxBackward": rowSoftmaxBackward,
-		"MatMul":             matMul,
-	} {
-		ops.RegisterKernel(name, ops.DeviceCUDA, k)
+	for name, k := range kernels {
+		ops.RegisterKernel(name, ops.DeviceCUDA, func(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+			return k(name, out, in, sc)
+		})
 	}
 }
 
-// dtypeCode maps an ops.DType to the C API's OPSCUDA_FLOAT32/64.
-func dtypeCode(d ops.DType) C.int {
-	if d == ops.Float32 {
-		return C.OPSCUDA_FLOAT32
+// argName returns the name of op's i-th tensor argument in its schema.
+func argName(op string, i int) string {
+	if o := ops.LookupOp(op); o != nil {
+		k := 0
+		for _, a := range o.Args() {
+			if a.Kind != ops.KindTensor {
+				continue
+			}
+			if k == i {
+				return a.Name
+			}
+			k++
+		}
 	}
-	return C.OPSCUDA_FLOAT64
+	return fmt.Sprintf("input %d", i)
+}
+
+// launched turns the code of a kernel launch into an error naming the op.
+func launched(op string, code C.int) error {
+	if code == 0 {
+		return nil
+	}
+	return check(op+" kernel", code)
 }
 
 // outputOf returns the storage of a kernel's output tensor.
@@ -46,26 +73,28 @@ func outputOf(op string, out *ops.Tensor) (*Storage, error) {
 	return s, nil
 }
 
-// inputOf returns the device address of t's first element, checking that
-// t lives on device dev.
-func inputOf(op, arg string, t *ops.Tensor, dev int) (C.opscuda_dptr, error) {
-	s, err := storageOf(t.Storage())
+// inputOf returns the device address of the first element of in[i],
+// checking that it lives on device dev.
+func inputOf(op string, in []*ops.Tensor, i int, dev int) (C.opscuda_dptr, error) {
+	s, err := storageOf(in[i].Storage())
 	if err != nil {
-		return 0, fmt.Errorf("cuda: %s: %s: %w", op, arg, err)
+		return 0, fmt.Errorf("cuda: %s: %s: %w", op, argName(op, i), err)
 	}
 	if s.device != dev {
-		return 0, fmt.Errorf("cuda: %s: %s is on cuda:%d, the output on cuda:%d: %w", op, arg, s.device, dev, ops.ErrDevice)
+		return 0, fmt.Errorf("cuda: %s: %s is on cuda:%d, the output on cuda:%d: %w", op, argName(op, i), s.device, dev, ops.ErrDevice)
 	}
-	return s.at(t.Offset()), nil
+	return s.at(in[i].Offset()), nil
 }
 
-// elementwise describes the problem "out[i] = f(in...)" over the logical
-// shape of in[0] for the C API, with the inputs' dimensions merged.
-func elementwise(op string, out *ops.Tensor, names []string, in ...*ops.Tensor) (*C.opscuda_ew, error) {
+// elementwise describes the problem "out[i] = f(in[first:first+nin]...)"
+// over the logical shape of in[first] for the C API, with the inputs'
+// dimensions merged, and returns the output's stream.
+func elementwise(op string, out *ops.Tensor, all []*ops.Tensor, first, nin int) (*C.opscuda_ew, C.opscuda_stream, error) {
 	o, err := outputOf(op, out)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	in := all[first : first+nin]
 	e := new(C.opscuda_ew)
 	e.device = C.int(o.device)
 	e.dtype = dtypeCode(out.DType())
@@ -74,8 +103,8 @@ func elementwise(op string, out *ops.Tensor, names []string, in ...*ops.Tensor) 
 	e.out = o.at(0)
 	strides := make([][]int, len(in))
 	for k, t := range in {
-		if e.in[k], err = inputOf(op, names[k], t, o.device); err != nil {
-			return nil, err
+		if e.in[k], err = inputOf(op, all, first+k, o.device); err != nil {
+			return nil, 0, err
 		}
 		strides[k] = t.Strides()
 	}
@@ -87,8 +116,8 @@ func elementwise(op string, out *ops.Tensor, names []string, in ...*ops.Tensor) 
 		}
 	}
 	if len(sizes) > MaxDims {
-		return nil, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
-			op, names[0], len(sizes), in[0].Shape(), in[0].Strides(), MaxDims, ops.ErrShape)
+		return nil, 0, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
+			op, argName(op, first), len(sizes), in[0].Shape(), in[0].Strides(), MaxDims, ops.ErrShape)
 	}
 	e.ndim = C.int(len(sizes))
 	for d, s := range sizes {
@@ -97,88 +126,87 @@ func elementwise(op string, out *ops.Tensor, names []string, in ...*ops.Tensor) 
 			e.strides[k][d] = C.longlong(merged[k][d])
 		}
 	}
-	return e, nil
+	return e, o.queue(), nil
 }
 
-func addScalar(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	e, err := elementwise("AddScalar", out, []string{"x"}, in[0])
+func addScalar(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return check("AddScalar kernel", C.opscuda_add_scalar(e, C.double(sc[0])))
+	return launched(op, C.opscuda_add_scalar(st, e, C.double(sc[0])))
 }
 
-func scale(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	e, err := elementwise("Scale", out, []string{"x"}, in[0])
+func scale(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return check("Scale kernel", C.opscuda_scale(e, C.double(sc[0])))
+	return launched(op, C.opscuda_scale(st, e, C.double(sc[0])))
 }
 
-func axpby(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	e, err := elementwise("Axpby", out, []string{"x", "y"}, in[0], in[1])
+func axpby(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 2)
 	if err != nil {
 		return err
 	}
-	return check("Axpby kernel", C.opscuda_axpby(e, C.double(sc[0]), C.double(sc[1])))
+	return launched(op, C.opscuda_axpby(st, e, C.double(sc[0]), C.double(sc[1])))
 }
 
-func polynomial(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	e, err := elementwise("Polynomial", out, []string{"x"}, in[0])
+func polynomial(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return check("Polynomial kernel", C.opscuda_polynomial(e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2]), C.double(sc[3])))
+	return launched(op, C.opscuda_polynomial(st, e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2]), C.double(sc[3])))
 }
 
-func polynomialBackward(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	e, err := elementwise("PolynomialBackward", out, []string{"gradOut", "x"}, in[0], in[1])
+// polynomialBackward: in = gradOut, x.
+func polynomialBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 2)
 	if err != nil {
 		return err
 	}
-	return check("PolynomialBackward kernel", C.opscuda_polynomial_backward(e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2])))
+	return launched(op, C.opscuda_polynomial_backward(st, e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2])))
 }
 
-func contiguous(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	e, err := elementwise("Contiguous", out, []string{"x"}, in[0])
+func contiguous(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return check("Contiguous kernel", C.opscuda_copy(e))
+	return launched(op, C.opscuda_copy(st, e))
 }
 
-func norm(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	e, err := elementwise("Norm", out, []string{"x"}, in[0])
+func norm(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return check("Norm kernel", C.opscuda_norm(e))
+	return launched(op, C.opscuda_norm(st, e))
 }
 
 // normBackward: in = gradOut (0-d), x, norm (0-d).
-func normBackward(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	const op = "NormBackward"
-	e, err := elementwise(op, out, []string{"x"}, in[1])
+func normBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	e, st, err := elementwise(op, out, in, 1, 1)
 	if err != nil {
 		return err
 	}
 	dev := int(e.device)
-	g, err := inputOf(op, "gradOut", in[0], dev)
+	g, err := inputOf(op, in, 0, dev)
 	if err != nil {
 		return err
 	}
-	n, err := inputOf(op, "norm", in[2], dev)
+	n, err := inputOf(op, in, 2, dev)
 	if err != nil {
 		return err
 	}
-	return check("NormBackward kernel", C.opscuda_norm_backward(e, g, n))
+	return launched(op, C.opscuda_norm_backward(st, e, g, n))
 }
 
 // narrowBackward: in = gradOut; sc = dim, start, size. The dimensions
 // before dim and those after it are merged separately; dim stays.
-func narrowBackward(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	const op = "NarrowBackward"
+func narrowBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err
@@ -187,7 +215,7 @@ func narrowBackward(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
 		return nil
 	}
 	g := in[0]
-	gp, err := inputOf(op, "gradOut", g, o.device)
+	gp, err := inputOf(op, in, 0, o.device)
 	if err != nil {
 		return err
 	}
@@ -198,72 +226,67 @@ func narrowBackward(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
 	sizes := append(append(append([]int{}, pre...), shape[dim]), post...)
 	strides := append(append(append([]int{}, preSt[0]...), gst[dim]), postSt[0]...)
 	if len(sizes) > MaxDims {
-		return fmt.Errorf("cuda: %s: gradOut has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
-			op, len(sizes), g.Shape(), gst, MaxDims, ops.ErrShape)
+		return fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
+			op, argName(op, 0), len(sizes), g.Shape(), gst, MaxDims, ops.ErrShape)
 	}
 	var cs, cg [MaxDims]C.longlong
 	for d := range sizes {
 		cs[d], cg[d] = C.longlong(sizes[d]), C.longlong(strides[d])
 	}
-	return check("NarrowBackward kernel", C.opscuda_narrow_backward(C.int(o.device), dtypeCode(out.DType()), o.at(0), gp,
+	return launched(op, C.opscuda_narrow_backward(o.queue(), C.int(o.device), dtypeCode(out.DType()), o.at(0), gp,
 		C.int(len(sizes)), &cs[0], &cg[0], C.int(len(pre)), C.longlong(start), C.longlong(g.Shape()[dim])))
 }
 
-func rowSoftmax(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	const op = "RowSoftmax"
+func rowSoftmax(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err
 	}
-	x := in[0]
-	xp, err := inputOf(op, "x", x, o.device)
+	xp, err := inputOf(op, in, 0, o.device)
 	if err != nil {
 		return err
 	}
-	sh, st := x.Shape(), x.Strides()
-	return check("RowSoftmax kernel", C.opscuda_row_softmax(C.int(o.device), dtypeCode(out.DType()), o.at(0), xp,
+	sh, st := in[0].Shape(), in[0].Strides()
+	return launched(op, C.opscuda_row_softmax(o.queue(), C.int(o.device), dtypeCode(out.DType()), o.at(0), xp,
 		C.longlong(sh[0]), C.longlong(sh[1]), C.longlong(st[0]), C.longlong(st[1])))
 }
 
 // rowSoftmaxBackward: in = gradOut, y.
-func rowSoftmaxBackward(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	const op = "RowSoftmaxBackward"
+func rowSoftmaxBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err
 	}
-	g, y := in[0], in[1]
-	gp, err := inputOf(op, "gradOut", g, o.device)
+	gp, err := inputOf(op, in, 0, o.device)
 	if err != nil {
 		return err
 	}
-	yp, err := inputOf(op, "y", y, o.device)
+	yp, err := inputOf(op, in, 1, o.device)
 	if err != nil {
 		return err
 	}
-	sh, gs, ys := g.Shape(), g.Strides(), y.Strides()
-	return check("RowSoftmaxBackward kernel", C.opscuda_row_softmax_backward(C.int(o.device), dtypeCode(out.DType()), o.at(0),
+	sh, gs, ys := in[0].Shape(), in[0].Strides(), in[1].Strides()
+	return launched(op, C.opscuda_row_softmax_backward(o.queue(), C.int(o.device), dtypeCode(out.DType()), o.at(0),
 		gp, C.longlong(gs[0]), C.longlong(gs[1]), yp, C.longlong(ys[0]), C.longlong(ys[1]), C.longlong(sh[0]), C.longlong(sh[1])))
 }
 
-func matMul(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	const op = "MatMul"
+func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	o, err := outputOf(op, out)
+	if err != nil {
+		return err
+	}
+	ap, err := inputOf(op, in, 0, o.device)
+	if err != nil {
+		return err
+	}
+	bp, err := inputOf(op, in, 1, o.device)
 	if err != nil {
 		return err
 	}
 	a, b := in[0], in[1]
-	ap, err := inputOf(op, "a", a, o.device)
-	if err != nil {
-		return err
-	}
-	bp, err := inputOf(op, "b", b, o.device)
-	if err != nil {
-		return err
-	}
 	as, bs := a.Strides(), b.Strides()
 	M, K, N := a.Shape()[0], a.Shape()[1], b.Shape()[1]
-	return check("MatMul kernel", C.opscuda_matmul(C.int(o.device), dtypeCode(out.DType()), o.at(0),
+	return launched(op, C.opscuda_matmul(o.queue(), C.int(o.device), dtypeCode(out.DType()), o.at(0),
 		ap, C.longlong(as[0]), C.longlong(as[1]), bp, C.longlong(bs[0]), C.longlong(bs[1]),
 		C.longlong(M), C.longlong(N), C.longlong(K)))
 }

@@ -4,21 +4,33 @@ package cuda
 import "C"
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/internal/blockcache"
 )
 
 // Storage is the ops.Storage of CUDA tensors: Len elements of DType in the
-// memory of one device. Kernels outside this package may use Ptr to reach
-// the memory (on the legacy default stream, after cudaSetDevice(Device)).
+// memory of one device, owned by the stream it was allocated on (Stream),
+// where the kernels that write it run. Kernels outside this package use
+// Ptr to reach the memory and launch on Stream().Handle() after
+// cudaSetDevice(Device).
 type Storage struct {
 	ptr    uintptr // device address; 0 when n == 0
 	dtype  ops.DType
 	n      int
 	device int
-	bytes  int // size of the block at ptr (its size class when cached)
+	bytes  int     // size of the block at ptr (its size class when cached)
+	stream *Stream // the stream it was allocated on
+	graph  *Graph  // the graph whose private pool the block came from, if any
+
+	mu        sync.Mutex
+	uses      []*Stream // other streams that read or wrote it (record_stream)
+	graphRefs int       // graphs (not closed) whose replays use it
+	released  bool      // Free was called while graphRefs > 0
 }
 
 // DType implements ops.Storage.
@@ -33,18 +45,56 @@ func (s *Storage) Device() ops.Device { return ops.CUDA(s.device) }
 // Ptr returns the device address of element 0 (0 for an empty storage).
 func (s *Storage) Ptr() uintptr { return s.ptr }
 
+// Stream returns the stream that owns the storage: the one its kernels run
+// on (the default stream once that stream is closed).
+func (s *Storage) Stream() *Stream { return s.stream.effective() }
+
 // at returns the device address of element off.
 func (s *Storage) at(off int) C.opscuda_dptr {
 	return C.opscuda_dptr(s.ptr + uintptr(off*s.dtype.Size()))
 }
 
-// backend is the ops.Backend of ops.DeviceCUDA.
+// queue returns the C handle of the storage's stream.
+func (s *Storage) queue() C.opscuda_stream { return s.stream.effective().h }
+
+// RecordStream tells the allocator that t's memory is used by work queued
+// on s, a stream other than its own (for kernels launched outside this
+// package; ops do it by themselves): when t is freed, its memory is reused
+// only after that work has completed (torch.Tensor.record_stream).
+func RecordStream(t *ops.Tensor, s *Stream) error {
+	st, err := storageOf(t.Storage())
+	if err != nil {
+		return fmt.Errorf("cuda: RecordStream: %w", err)
+	}
+	st.addUse(s)
+	return nil
+}
+
+// addUse records that work on s (not the storage's stream) uses the memory.
+func (s *Storage) addUse(u *Stream) {
+	if u == s.stream || u.h == s.stream.h {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.uses, u) {
+		s.uses = append(s.uses, u)
+	}
+}
+
+// backend is the ops.Backend (and ops.ContextBackend) of ops.DeviceCUDA.
 type backend struct{}
 
 func (backend) Type() ops.DeviceType { return ops.DeviceCUDA }
 func (backend) Name() string         { return "cuda" }
 
-func (backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) {
+func (b backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) {
+	return b.AllocContext(context.Background(), d, dtype, n)
+}
+
+// AllocContext allocates for the stream ctx chooses on d (StreamFrom), from
+// the graph's private pool while that stream is being captured.
+func (backend) AllocContext(ctx context.Context, d ops.Device, dtype ops.DType, n int) (ops.Storage, error) {
 	if err := checkDevice(d); err != nil {
 		return nil, err
 	}
@@ -55,11 +105,23 @@ func (backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) 
 	if n < 0 || n > int(^uint(0)>>1)/size {
 		return nil, fmt.Errorf("cuda: cannot allocate %d elements of %v: %w", n, dtype, ops.ErrShape)
 	}
-	s := &Storage{dtype: dtype, n: n, device: d.Index}
+	st := StreamFrom(ctx, d.Index)
+	if st.closed.Load() {
+		return nil, fmt.Errorf("cuda: allocating on %v: %w", st, ErrClosed)
+	}
+	s := &Storage{dtype: dtype, n: n, device: d.Index, stream: st}
 	if n == 0 {
 		return s, nil
 	}
-	p, bytes, err := allocBlock(d.Index, n*size)
+	if g := st.capturing(); g != nil {
+		p, bytes, err := g.alloc(n * size)
+		if err != nil {
+			return nil, err
+		}
+		s.ptr, s.bytes, s.graph = p, bytes, g
+		return s, nil
+	}
+	p, bytes, err := allocBlock(d.Index, st, n*size)
 	if err != nil {
 		return nil, err
 	}
@@ -67,29 +129,78 @@ func (backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) 
 	return s, nil
 }
 
+// Order implements ops.ContextBackend: the kernel writing out runs on out's
+// stream; if in belongs to another stream, out's stream first waits for
+// the work queued on in's so far, and in's memory is kept from reuse until
+// the kernel has run. During a capture, in is kept alive for the graph's
+// life instead (Graph.Replay orders the replay after its inputs' streams).
+func (backend) Order(in, out ops.Storage) error {
+	i, err := storageOf(in)
+	if err != nil {
+		return err
+	}
+	o, err := storageOf(out)
+	if err != nil {
+		return err
+	}
+	if i.n == 0 {
+		return nil
+	}
+	return orderUse(i, o.stream.effective())
+}
+
+// orderUse orders work about to be queued on s after the work on st's
+// stream and records the use (see Order).
+func orderUse(st *Storage, s *Stream) error {
+	src := st.stream.effective()
+	if g := s.capturing(); g != nil {
+		if st.graph == g {
+			return nil
+		}
+		if sg := src.capturing(); sg != nil && src != s {
+			err := fmt.Errorf("cuda: a tensor of the capture on %v used on %v: %w", src, s, ErrNotCapturable)
+			g.fail(err)
+			return err
+		}
+		g.keep(st)
+		return nil
+	}
+	if sg := src.capturing(); sg != nil {
+		err := fmt.Errorf("cuda: a tensor of the capture on %v used on %v before the capture ended: %w", src, s, ErrNotCapturable)
+		sg.fail(err)
+		return err
+	}
+	if src == s {
+		return nil
+	}
+	if err := s.WaitStream(src); err != nil {
+		return err
+	}
+	st.addUse(s)
+	return nil
+}
+
 // Freed blocks of up to 64 MiB are cached for reuse by the next allocation
-// of their size class, at most 1 GiB per device. Reuse needs no
-// synchronization because all work runs on the device's legacy default
-// stream: what the next owner queues runs after the work queued on the
-// block so far.
+// of their size class on their stream, at most 1 GiB per device.
 var cache = blockcache.New(64<<20, 1<<30)
 
 // codeMemoryAllocation is cudaErrorMemoryAllocation.
 const codeMemoryAllocation = 2
 
-// allocBlock returns a block of at least n > 0 bytes on device: a cached
-// one if there is one of n's size class, else a new one from the pool (after
-// emptying the device's cache if the pool is out of memory).
-func allocBlock(device, n int) (uintptr, int, error) {
+// allocBlock returns a block of at least n > 0 bytes on device for stream
+// s: a cached one if there is one of n's size class freed on s, else a new
+// one from the pool (after emptying the device's cache if the pool is out
+// of memory).
+func allocBlock(device int, s *Stream, n int) (uintptr, int, error) {
 	size := n
 	if n <= cache.MaxBlock() {
 		size = blockcache.SizeClass(n)
-		if p := cache.Get(device, size); p != 0 {
+		if p := cache.Get(device, uintptr(s.h), size); p != 0 {
 			return p, size, nil
 		}
 	}
 	var p C.opscuda_dptr
-	malloc := func() C.int { return C.opscuda_malloc(C.int(device), C.ulonglong(size), &p) }
+	malloc := func() C.int { return C.opscuda_malloc(C.int(device), s.h, C.ulonglong(size), &p) }
 	code := malloc()
 	if code == codeMemoryAllocation && cache.Bytes(device) > 0 {
 		if err := EmptyCache(device); err != nil {
@@ -98,23 +209,15 @@ func allocBlock(device, n int) (uintptr, int, error) {
 		code = malloc()
 	}
 	if code != 0 {
-		return 0, 0, check(fmt.Sprintf("cudaMallocAsync of %d bytes on cuda:%d", size, device), code)
+		return 0, 0, check(fmt.Sprintf("cudaMallocAsync of %d bytes on %v", size, s), code)
 	}
 	return uintptr(p), size, nil
 }
 
-// freeBlock caches the block p of size bytes on device, or returns it to
-// the device's pool.
-func freeBlock(device, size int, p uintptr) error {
-	if cache.Put(device, size, p) {
-		return nil
-	}
-	return poolFree(device, p)
-}
-
-// poolFree returns the block p on device to the device's pool.
-func poolFree(device int, p uintptr) error {
-	if code := C.opscuda_free(C.int(device), C.opscuda_dptr(p)); code != 0 {
+// poolFree returns the block p on device to the device's pool after the
+// work queued on stream.
+func poolFree(device int, stream C.opscuda_stream, p uintptr) error {
+	if code := C.opscuda_free(C.int(device), stream, C.opscuda_dptr(p)); code != 0 {
 		return check(fmt.Sprintf("cudaFreeAsync on cuda:%d", device), code)
 	}
 	return nil
@@ -122,15 +225,28 @@ func poolFree(device int, p uintptr) error {
 
 // EmptyCache returns the device memory that freed tensors left in this
 // package's cache of freed blocks (at most 1 GiB per device) to CUDA
-// device n's memory pool, like torch.cuda.empty_cache. Allocation does it
-// by itself before it reports running out of memory.
+// device n's memory pool, like torch.cuda.empty_cache. Blocks still
+// waiting for other streams stay. Allocation does it by itself before it
+// reports running out of memory.
 func EmptyCache(n int) error {
 	if err := checkDevice(ops.CUDA(n)); err != nil {
 		return err
 	}
+	capturing := map[uintptr]bool{}
+	for _, s := range liveStreams(n) {
+		if s.capturing() != nil {
+			capturing[uintptr(s.h)] = true
+		}
+	}
 	var first error
-	for _, p := range cache.Drain(n) {
-		if err := poolFree(n, p); err != nil && first == nil {
+	for _, b := range cache.Drain(n) {
+		if capturing[b.Stream] { // a free queued there would go into the graph
+			if !cache.Put(n, b.Stream, b.Size, b.Ptr) {
+				first = fmt.Errorf("cuda: EmptyCache: could not keep a block of a stream being captured")
+			}
+			continue
+		}
+		if err := poolFree(n, C.opscuda_stream(b.Stream), b.Ptr); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -153,5 +269,70 @@ func (backend) Free(s ops.Storage) error {
 	if cs.ptr == 0 {
 		return nil
 	}
-	return freeBlock(cs.device, cs.bytes, cs.ptr)
+	cs.mu.Lock()
+	if cs.graphRefs > 0 {
+		cs.released = true
+		cs.mu.Unlock()
+		return nil
+	}
+	cs.mu.Unlock()
+	return cs.release()
+}
+
+// release gives the block back: to its graph's pool, to the cache for its
+// stream (at once, or after fences recorded on the other streams that used
+// it), or to the device's pool.
+func (s *Storage) release() error {
+	s.mu.Lock()
+	uses := s.uses
+	s.uses = nil
+	s.mu.Unlock()
+	if s.graph != nil {
+		return s.graph.free(s.bytes, s.ptr)
+	}
+	st := s.stream.effective()
+	// Nothing stream-ordered may be queued on a stream being captured (it
+	// would go into the graph): such a release waits for the capture's end.
+	for i := -1; i < len(uses); i++ {
+		u := st
+		if i >= 0 {
+			u = uses[i]
+		}
+		if g := u.capturing(); g != nil {
+			s.mu.Lock()
+			s.uses = uses
+			s.mu.Unlock()
+			g.deferRelease(s)
+			return nil
+		}
+	}
+	var fences []blockcache.Fence
+	for _, u := range uses {
+		if u.closed.Load() || u == st {
+			continue // a closed stream's work is complete
+		}
+		e, err := getEvent(s.device)
+		if err != nil {
+			return err
+		}
+		if err := check(fmt.Sprintf("recording an event on %v", u), C.opscuda_event_record(C.int(s.device), e, u.h)); err != nil {
+			putEvent(s.device, e)
+			return err
+		}
+		fences = append(fences, fence{device: s.device, e: e})
+	}
+	if cache.PutPending(s.device, uintptr(st.h), s.bytes, s.ptr, fences) {
+		return nil
+	}
+	// Not cached: the pool gets the block after st has waited for the
+	// other streams' work on it.
+	for _, f := range fences {
+		ff := f.(fence)
+		err := check(fmt.Sprintf("waiting on %v", st), C.opscuda_stream_wait_event(C.int(s.device), st.h, ff.e))
+		ff.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return poolFree(s.device, st.h, s.ptr)
 }

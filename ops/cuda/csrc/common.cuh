@@ -11,14 +11,38 @@ namespace opscuda {
 
 constexpr int kMaxDims = OPSCUDA_MAX_DIMS;
 
-// Every launch and memory operation goes to the legacy default stream, whatever
+// The cudaStream_t of an opscuda_stream: 0 is the legacy default stream, whatever
 // --default-stream this file is compiled with.
-inline cudaStream_t stream() { return cudaStreamLegacy; }
+inline cudaStream_t as_stream(opscuda_stream s) {
+  return s == 0 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>((uintptr_t)s);
+}
 
-// Makes device current on the calling thread and clears a stale error that an earlier failed call
-// on this thread may have left for cudaGetLastError (sticky errors stay and are reported by the
-// next call that fails).
-cudaError_t enter(int device);
+// The stream of the entry point running on this thread: every entry point that queues work names
+// its stream in enter(), first thing, and everything it launches goes there. (A cgo call runs on
+// one OS thread from start to end, so the value cannot leak into another call's work.)
+extern thread_local cudaStream_t t_stream;
+inline cudaStream_t stream() { return t_stream; }
+
+// Makes device current on the calling thread, makes s the stream of this call (stream()) and
+// clears a stale error that an earlier failed call on this thread may have left for
+// cudaGetLastError (sticky errors stay and are reported by the next call that fails).
+cudaError_t enter(int device, opscuda_stream s = 0);
+
+// Runs the constructor's scope with the calling thread's stream-capture mode relaxed, so that
+// cudaMalloc and friends are allowed while some stream is being captured (as PyTorch's allocator
+// does); the destructor restores the mode.
+class RelaxedCapture {
+ public:
+  RelaxedCapture() : mode_(cudaStreamCaptureModeRelaxed) {
+    (void)cudaThreadExchangeStreamCaptureMode(&mode_);
+  }
+  ~RelaxedCapture() { (void)cudaThreadExchangeStreamCaptureMode(&mode_); }
+  RelaxedCapture(const RelaxedCapture&) = delete;
+  RelaxedCapture& operator=(const RelaxedCapture&) = delete;
+
+ private:
+  cudaStreamCaptureMode mode_;
+};
 
 // Number of multiprocessors of device (cached).
 int sm_count(int device);
@@ -31,6 +55,10 @@ inline unsigned grid_for(int device, long long items, int threads, int blocks_pe
   long long g = need < cap ? need : cap;
   return (unsigned)(g < 1 ? 1 : g);
 }
+
+// Frees the scratch memory kept for stream st of device (norm.cu); the stream's work must be
+// complete.
+void release_stream_scratch(int device, cudaStream_t st);
 
 // Stream-ordered scratch memory (see opscuda_malloc/opscuda_free).
 cudaError_t scratch_alloc(int device, size_t bytes, void** p);

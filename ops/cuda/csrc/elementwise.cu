@@ -259,9 +259,9 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
 }
 
 template <int NIN, typename F32, typename F64>
-int run(const opscuda_ew* e, F32 f32, F64 f64) {
+int run(opscuda_stream st, const opscuda_ew* e, F32 f32, F64 f64) {
   if (e->nin != NIN || e->ndim < 1 || e->ndim > kMaxDims) return (int)cudaErrorInvalidValue;
-  cudaError_t err = enter(e->device);
+  cudaError_t err = enter(e->device, st);
   if (err != cudaSuccess) return (int)err;
   if (e->n <= 0) return 0;
   switch (e->dtype) {
@@ -274,8 +274,8 @@ int run(const opscuda_ew* e, F32 f32, F64 f64) {
 }
 
 template <int NIN, typename F>
-int run(const opscuda_ew* e, F f) {
-  return run<NIN>(e, f, f);
+int run(opscuda_stream st, const opscuda_ew* e, F f) {
+  return run<NIN>(st, e, f, f);
 }
 
 // ---- NarrowBackward.
@@ -339,47 +339,52 @@ cudaError_t narrow_backward_typed(int device, opscuda_dptr out, opscuda_dptr g,
 
 using namespace opscuda;
 
-extern "C" int opscuda_add_scalar(const opscuda_ew* e, double s) {
-  return run<1>(e, AddScalarF{s});
+extern "C" int opscuda_add_scalar(opscuda_stream st, const opscuda_ew* e, double s) {
+  return run<1>(st, e, AddScalarF{s});
 }
 
-extern "C" int opscuda_scale(const opscuda_ew* e, double s) { return run<1>(e, ScaleF{s}); }
-
-extern "C" int opscuda_axpby(const opscuda_ew* e, double a, double b) {
-  return run<2>(e, AxpbyF{a, b});
+extern "C" int opscuda_scale(opscuda_stream st, const opscuda_ew* e, double s) {
+  return run<1>(st, e, ScaleF{s});
 }
 
-extern "C" int opscuda_polynomial(const opscuda_ew* e, double a, double b, double c, double d) {
-  return run<1>(e, PolyF{a, b, c, d});
+extern "C" int opscuda_axpby(opscuda_stream st, const opscuda_ew* e, double a, double b) {
+  return run<2>(st, e, AxpbyF{a, b});
 }
 
-extern "C" int opscuda_polynomial_backward(const opscuda_ew* e, double a, double b, double c) {
-  return run<2>(e, PolyBwdF{3 * a, 2 * b, c});
+extern "C" int opscuda_polynomial(opscuda_stream st, const opscuda_ew* e, double a, double b,
+                                  double c, double d) {
+  return run<1>(st, e, PolyF{a, b, c, d});
 }
 
-extern "C" int opscuda_copy(const opscuda_ew* e) {
+extern "C" int opscuda_polynomial_backward(opscuda_stream st, const opscuda_ew* e, double a,
+                                           double b, double c) {
+  return run<2>(st, e, PolyBwdF{3 * a, 2 * b, c});
+}
+
+extern "C" int opscuda_copy(opscuda_stream st, const opscuda_ew* e) {
   if (e->nin == 1 && contiguous(e) && e->n > 0) {
-    cudaError_t err = enter(e->device);
+    cudaError_t err = enter(e->device, st);
     if (err != cudaSuccess) return (int)err;
     size_t size = e->dtype == OPSCUDA_FLOAT32 ? 4 : 8;
     err = cudaMemcpyAsync(mptr<void>(e->out), cptr<void>(e->in[0]), (size_t)e->n * size,
                           cudaMemcpyDeviceToDevice, stream());
     return (int)err;
   }
-  return run<1>(e, CopyF{});
+  return run<1>(st, e, CopyF{});
 }
 
-extern "C" int opscuda_norm_backward(const opscuda_ew* e, opscuda_dptr g, opscuda_dptr norm) {
-  return run<1>(e, NormBwdF<float>{cptr<float>(g), cptr<float>(norm)},
+extern "C" int opscuda_norm_backward(opscuda_stream st, const opscuda_ew* e, opscuda_dptr g,
+                                     opscuda_dptr norm) {
+  return run<1>(st, e, NormBwdF<float>{cptr<float>(g), cptr<float>(norm)},
                 NormBwdF<double>{cptr<double>(g), cptr<double>(norm)});
 }
 
-extern "C" int opscuda_narrow_backward(int device, int dtype, opscuda_dptr out, opscuda_dptr g,
-                                       int ndim, const long long* sizes,
-                                       const long long* gstrides, int dim, long long start,
-                                       long long len) {
+extern "C" int opscuda_narrow_backward(opscuda_stream st, int device, int dtype,
+                                       opscuda_dptr out, opscuda_dptr g, int ndim,
+                                       const long long* sizes, const long long* gstrides, int dim,
+                                       long long start, long long len) {
   if (ndim < 1 || ndim > kMaxDims || dim < 0 || dim >= ndim) return (int)cudaErrorInvalidValue;
-  cudaError_t err = enter(device);
+  cudaError_t err = enter(device, st);
   if (err != cudaSuccess) return (int)err;
   NarrowArgs a;
   a.ndim = ndim;

@@ -203,10 +203,11 @@ cudaError_t matmul_tiles(T* C, const T* A, long long sa0, long long sa1, const T
 
 using namespace opscuda;
 
-extern "C" int opscuda_matmul(int device, int dtype, opscuda_dptr c, opscuda_dptr a,
-                              long long sa0, long long sa1, opscuda_dptr b, long long sb0,
-                              long long sb1, long long M, long long N, long long K) {
-  cudaError_t err = enter(device);
+extern "C" int opscuda_matmul(opscuda_stream st, int device, int dtype, opscuda_dptr c,
+                              opscuda_dptr a, long long sa0, long long sa1, opscuda_dptr b,
+                              long long sb0, long long sb1, long long M, long long N,
+                              long long K) {
+  cudaError_t err = enter(device, st);
   if (err != cudaSuccess) return (int)err;
   if (M <= 0 || N <= 0) return 0;
   switch (dtype) {

@@ -19,8 +19,8 @@ namespace {
 // and shared memory and writes one partial sum to the device's norm scratch; the block that
 // finishes last (an atomic counter) adds the partial sums in a fixed order, writes the square root
 // and resets the counter. The grid depends only on the size and the device's SM count, so results
-// are reproducible on a device. The scratch is allocated once per device and reused: every kernel
-// runs on the legacy stream, one at a time. A grid of one block writes the result directly.
+// are reproducible on a device. The scratch is allocated once per device and stream and reused:
+// the kernels of one stream run one at a time. A grid of one block writes the result directly.
 
 constexpr int kNormThreads = 512;
 constexpr int kNormBlocksPerSM = 4;
@@ -41,19 +41,37 @@ struct NormScratch {
   unsigned* count;
 };
 
+struct ScratchKey {
+  int device;
+  cudaStream_t stream;
+  bool operator==(const ScratchKey& o) const { return device == o.device && stream == o.stream; }
+};
+struct ScratchKeyHash {
+  size_t operator()(const ScratchKey& k) const {
+    return std::hash<uintptr_t>()((uintptr_t)k.stream) * 31u + (size_t)k.device;
+  }
+};
+
 std::mutex g_norm_mu;
-std::unordered_map<int, NormScratch> g_norm;  // by device; never freed
+// By device and stream: kernels on one stream run one at a time, those on different streams may
+// overlap, so each stream has its own. The legacy stream's are never freed; a stream's go when it
+// is destroyed (release_stream_scratch).
+std::unordered_map<ScratchKey, NormScratch, ScratchKeyHash> g_norm;
 
 cudaError_t norm_scratch(int device, NormScratch* out) {
   std::lock_guard<std::mutex> lock(g_norm_mu);
-  NormScratch& s = g_norm[device];
+  NormScratch& s = g_norm[ScratchKey{device, stream()}];
   if (s.partial == nullptr) {
+    // Plain cudaMalloc, zeroed and waited for on the legacy stream: the scratch outlives any
+    // graph being captured on stream(), and is ready before stream() uses it.
+    RelaxedCapture relaxed;
     const size_t blocks = (size_t)sm_count(device) * kNormBlocksPerSM;
     void* p = nullptr;
     cudaError_t err = cudaMalloc(&p, blocks * sizeof(double) + sizeof(unsigned));
     if (err != cudaSuccess) return err;
     unsigned* count = reinterpret_cast<unsigned*>(static_cast<double*>(p) + blocks);
-    err = cudaMemsetAsync(count, 0, sizeof(unsigned), stream());
+    err = cudaMemsetAsync(count, 0, sizeof(unsigned), cudaStreamLegacy);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(cudaStreamLegacy);
     if (err != cudaSuccess) {
       (void)cudaFree(p);
       return err;
@@ -64,6 +82,23 @@ cudaError_t norm_scratch(int device, NormScratch* out) {
   *out = s;
   return cudaSuccess;
 }
+
+}  // namespace
+
+void release_stream_scratch(int device, cudaStream_t st) {
+  NormScratch s = {nullptr, nullptr};
+  {
+    std::lock_guard<std::mutex> lock(g_norm_mu);
+    auto it = g_norm.find(ScratchKey{device, st});
+    if (it == g_norm.end()) return;
+    s = it->second;
+    g_norm.erase(it);
+  }
+  RelaxedCapture relaxed;
+  (void)cudaFree(s.partial);  // the stream's work is complete (opscuda_stream_destroy waited)
+}
+
+namespace {
 
 template <typename T, int N>
 __device__ __forceinline__ double sum_squares(const Pack<T, N>& a) {
@@ -193,9 +228,9 @@ cudaError_t norm_typed(const opscuda_ew* e) {
 
 using namespace opscuda;
 
-extern "C" int opscuda_norm(const opscuda_ew* e) {
+extern "C" int opscuda_norm(opscuda_stream st, const opscuda_ew* e) {
   if (e->nin != 1 || e->ndim < 1 || e->ndim > kMaxDims) return (int)cudaErrorInvalidValue;
-  cudaError_t err = enter(e->device);
+  cudaError_t err = enter(e->device, st);
   if (err != cudaSuccess) return (int)err;
   switch (e->dtype) {
     case OPSCUDA_FLOAT32:

@@ -3,9 +3,11 @@
 //
 //   - Every function takes the device ordinal and calls cudaSetDevice on the calling thread first,
 //     so calls from any OS thread (goroutine) address the right GPU.
-//   - All work goes to the legacy default stream (cudaStreamLegacy), so work issued from different
-//     threads is ordered; memory comes from the device's stream-ordered pool (cudaMallocAsync /
-//     cudaFreeAsync on that stream), so a free never releases memory that queued work still uses.
+//   - Every function that queues work takes the stream it goes to (0: the legacy default stream,
+//     which orders the work of all threads); memory comes from the device's stream-ordered pool
+//     (cudaMallocAsync / cudaFreeAsync on the caller's stream), so a free never releases memory
+//     that work queued on that stream still uses. Ordering across streams is the caller's (ops/cuda
+//     records events).
 //   - Every function returns a cudaError_t (0 = cudaSuccess). Kernel launches are checked with
 //     cudaGetLastError; errors of the kernels themselves surface at the next synchronizing call.
 //
@@ -44,60 +46,110 @@ typedef struct {
   long long strides[2][OPSCUDA_MAX_DIMS];
 } opscuda_ew;
 
-// ---- Runtime: devices, memory, copies, synchronization.
+// ---- Every entry point, declared once: X(name, (parameters)). Each returns a cudaError_t.
+// csrc/stub.cc defines the same list for builds without CUDA from this one declaration.
+//
+// Streams are opscuda_stream values: 0 is the device's legacy default stream (cudaStreamLegacy),
+// anything else a stream from opscuda_stream_create. Events and graphs are opaque handles too.
+// Every function that queues work takes its stream explicitly.
+typedef unsigned long long opscuda_stream;
+typedef unsigned long long opscuda_event;
+typedef unsigned long long opscuda_graph;
 
-// Stores the number of devices in *count (0 on error, e.g. no device or no driver).
-int opscuda_device_count(int* count);
-// Stores the device's name (NUL-terminated, truncated to len bytes), its compute capability and its
-// number of multiprocessors.
-int opscuda_device_info(int device, char* name, int len, int* major, int* minor, int* sms);
-// Allocates bytes (> 0) of device memory, stream-ordered on the legacy stream when the device
-// supports memory pools (cudaMalloc otherwise). The pool keeps freed memory for reuse.
-int opscuda_malloc(int device, unsigned long long bytes, opscuda_dptr* ptr);
-// Frees memory from opscuda_malloc after the work queued so far on the legacy stream.
-int opscuda_free(int device, opscuda_dptr ptr);
-// Copies bytes from host memory to device memory and from device to host; both return when the
-// copy is complete (and the host buffer is no longer used).
-int opscuda_copy_to_device(int device, opscuda_dptr dst, const void* src, unsigned long long bytes);
-int opscuda_copy_to_host(int device, void* dst, opscuda_dptr src, unsigned long long bytes);
-// Waits for all work queued on the device.
-int opscuda_synchronize(int device);
+// Stream-capture status of a stream (opscuda_stream_capturing).
+#define OPSCUDA_CAPTURE_NONE 0
+#define OPSCUDA_CAPTURE_ACTIVE 1
+#define OPSCUDA_CAPTURE_INVALIDATED 2
+
+#define OPSCUDA_API(X)                                                                         \
+  /* Devices. Stores the number of devices in *count. */                                      \
+  X(device_count, (int* count))                                                               \
+  /* Name (NUL-terminated, truncated to len bytes), compute capability and SM count. */       \
+  X(device_info, (int device, char* name, int len, int* major, int* minor, int* sms))         \
+  /* Allocates bytes (> 0) from the device's stream-ordered pool on stream (cudaMalloc when */ \
+  /* the device has no pools); opscuda_free returns it after the work queued on stream. */     \
+  X(malloc, (int device, opscuda_stream stream, unsigned long long bytes, opscuda_dptr* ptr))   \
+  X(free, (int device, opscuda_stream stream, opscuda_dptr ptr))                              \
+  /* Plain cudaMalloc / cudaFree, allowed while a stream is being captured (graph pools). */   \
+  X(malloc_private, (int device, unsigned long long bytes, opscuda_dptr* ptr))                \
+  X(free_private, (int device, opscuda_dptr ptr))                                             \
+  /* Copies between pageable host memory and the device on stream and waits for the copy. */  \
+  X(copy_to_device, (int device, opscuda_stream stream, opscuda_dptr dst, const void* src,    \
+                     unsigned long long bytes))                                               \
+  X(copy_to_host, (int device, opscuda_stream stream, void* dst, opscuda_dptr src,            \
+                   unsigned long long bytes))                                                 \
+  /* Queues a copy between pinned host memory (opscuda_host_alloc) and the device on stream; */ \
+  /* returns at once. */                                                                      \
+  X(copy_async, (int device, opscuda_stream stream, opscuda_dptr dev, void* host,            \
+                 unsigned long long bytes, int to_device))                                    \
+  /* Pinned (page-locked) host memory. */                                                     \
+  X(host_alloc, (unsigned long long bytes, void** ptr))                                       \
+  X(host_free, (void* ptr))                                                                   \
+  /* Waits for all work queued on the device. */                                              \
+  X(synchronize, (int device))                                                                \
+  /* Streams: non-blocking (they do not synchronize with the legacy stream), like PyTorch's. */ \
+  X(stream_create, (int device, opscuda_stream* stream))                                      \
+  /* Waits for the stream's work, then destroys it and its scratch memory. */                 \
+  X(stream_destroy, (int device, opscuda_stream stream))                                      \
+  /* Makes stream wait (on the device) for the work queued so far on other, through event. */ \
+  X(stream_wait_stream, (int device, opscuda_stream stream, opscuda_stream other,             \
+                         opscuda_event event))                                                \
+  X(stream_wait_event, (int device, opscuda_stream stream, opscuda_event event))              \
+  /* *status: OPSCUDA_CAPTURE_NONE, _ACTIVE or _INVALIDATED. */                               \
+  X(stream_capturing, (int device, opscuda_stream stream, int* status))                       \
+  /* Events; timing events can measure elapsed time, the others are cheaper. */               \
+  X(event_create, (int device, int timing, opscuda_event* event))                             \
+  X(event_destroy, (int device, opscuda_event event))                                         \
+  X(event_record, (int device, opscuda_event event, opscuda_stream stream))                   \
+  /* *done: 1 when the work before the event's last record has completed, else 0. */          \
+  X(event_query, (int device, opscuda_event event, int* done))                                \
+  X(event_elapsed, (int device, opscuda_event start, opscuda_event end, float* ms))           \
+  /* Graphs: capture the work queued on stream (relaxed mode) into an executable graph. */    \
+  X(graph_begin, (int device, opscuda_stream stream))                                         \
+  /* Ends the capture; *graph is 0 when it failed (the error says why). */                    \
+  X(graph_end, (int device, opscuda_stream stream, opscuda_graph* graph))                     \
+  X(graph_launch, (int device, opscuda_graph graph, opscuda_stream stream))                   \
+  X(graph_destroy, (int device, opscuda_graph graph))                                         \
+  /* Kernels. out is a fresh contiguous buffer; inputs are read only. */                      \
+  X(add_scalar, (opscuda_stream stream, const opscuda_ew* e, double s))                       \
+  X(scale, (opscuda_stream stream, const opscuda_ew* e, double s))                            \
+  X(axpby, (opscuda_stream stream, const opscuda_ew* e, double a, double b))                  \
+  X(polynomial, (opscuda_stream stream, const opscuda_ew* e, double a, double b, double c,    \
+                 double d))                                                                   \
+  /* in: g, x */                                                                              \
+  X(polynomial_backward, (opscuda_stream stream, const opscuda_ew* e, double a, double b,     \
+                          double c))                                                          \
+  /* Strided gather. */                                                                       \
+  X(copy, (opscuda_stream stream, const opscuda_ew* e))                                       \
+  /* out = g*x/norm (0 where norm == 0); g and norm point at one element each (0-d). */       \
+  X(norm_backward, (opscuda_stream stream, const opscuda_ew* e, opscuda_dptr g,               \
+                    opscuda_dptr norm))                                                       \
+  /* out[0] = sqrt(sum of x^2) over in[0], summed in double (one kernel, deterministic). */   \
+  X(norm, (opscuda_stream stream, const opscuda_ew* e))                                       \
+  /* NarrowBackward: out (contiguous, shape sizes[0..ndim)) is zero except along dim for */    \
+  /* indices [start, start+len), where it holds g (strides gstrides, len at dim). */           \
+  X(narrow_backward, (opscuda_stream stream, int device, int dtype, opscuda_dptr out,         \
+                      opscuda_dptr g, int ndim, const long long* sizes,                       \
+                      const long long* gstrides, int dim, long long start, long long len))    \
+  /* Softmax of each row of x[B, D] (element (i, j) at x[i*s0 + j*s1]) into contiguous out. */ \
+  X(row_softmax, (opscuda_stream stream, int device, int dtype, opscuda_dptr out,             \
+                  opscuda_dptr x, long long B, long long D, long long s0, long long s1))      \
+  /* out = y * (g - rowsum(g*y)), g and y [B, D] strided. */                                  \
+  X(row_softmax_backward, (opscuda_stream stream, int device, int dtype, opscuda_dptr out,    \
+                           opscuda_dptr g, long long gs0, long long gs1, opscuda_dptr y,      \
+                           long long ys0, long long ys1, long long B, long long D))           \
+  /* c[M, N] (contiguous) = a[M, K] (a[i*sa0 + k*sa1]) x b[K, N] (b[k*sb0 + j*sb1]). */       \
+  X(matmul, (opscuda_stream stream, int device, int dtype, opscuda_dptr c, opscuda_dptr a,    \
+             long long sa0, long long sa1, opscuda_dptr b, long long sb0, long long sb1,      \
+             long long M, long long N, long long K))
+
+#define OPSCUDA_DECLARE(name, params) int opscuda_##name params;
+OPSCUDA_API(OPSCUDA_DECLARE)
+#undef OPSCUDA_DECLARE
+
 // The name (e.g. "cudaErrorNoDevice") and description of a cudaError_t value.
 const char* opscuda_error_name(int code);
 const char* opscuda_error_string(int code);
-
-// ---- Kernels. out is a fresh contiguous buffer; inputs are read only.
-
-int opscuda_add_scalar(const opscuda_ew* e, double s);                         // x + s
-int opscuda_scale(const opscuda_ew* e, double s);                              // s * x
-int opscuda_axpby(const opscuda_ew* e, double a, double b);                    // a*x + b*y
-int opscuda_polynomial(const opscuda_ew* e, double a, double b, double c, double d);
-int opscuda_polynomial_backward(const opscuda_ew* e, double a, double b, double c);  // in: g, x
-int opscuda_copy(const opscuda_ew* e);                                         // strided gather
-// out = g*x/norm (0 where norm == 0); g and norm point at one element each (0-d tensors).
-int opscuda_norm_backward(const opscuda_ew* e, opscuda_dptr g, opscuda_dptr norm);
-// out[0] = sqrt(sum of x^2) over the e->n elements of in[0], summed in double (one kernel,
-// deterministic for a given device); e->out holds one element.
-int opscuda_norm(const opscuda_ew* e);
-
-// NarrowBackward: out (contiguous, shape sizes[0..ndim)) is zero except along dimension dim for
-// indices [start, start+len), where it holds g (strides gstrides, shape sizes with len at dim).
-int opscuda_narrow_backward(int device, int dtype, opscuda_dptr out, opscuda_dptr g, int ndim,
-                            const long long* sizes, const long long* gstrides, int dim,
-                            long long start, long long len);
-
-// Softmax of each row of x[B, D] (element (i, j) at x[i*s0 + j*s1]) into contiguous out.
-int opscuda_row_softmax(int device, int dtype, opscuda_dptr out, opscuda_dptr x, long long B,
-                        long long D, long long s0, long long s1);
-// out = y * (g - rowsum(g*y)), g and y [B, D] strided.
-int opscuda_row_softmax_backward(int device, int dtype, opscuda_dptr out, opscuda_dptr g,
-                                 long long gs0, long long gs1, opscuda_dptr y, long long ys0,
-                                 long long ys1, long long B, long long D);
-
-// c[M, N] (contiguous) = a[M, K] (element (i, k) at a[i*sa0 + k*sa1]) x b[K, N] (b[k*sb0 + j*sb1]).
-int opscuda_matmul(int device, int dtype, opscuda_dptr c, opscuda_dptr a, long long sa0,
-                   long long sa1, opscuda_dptr b, long long sb0, long long sb1, long long M,
-                   long long N, long long K);
 
 #ifdef __cplusplus
 }

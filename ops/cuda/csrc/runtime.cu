@@ -1,4 +1,5 @@
 // Devices, memory, copies, synchronization and errors for ops/cuda, on the CUDA runtime only.
+// Streams, events, graphs and pinned host memory are in streams.cu.
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,7 +41,10 @@ bool uses_pool(int device) {
 
 }  // namespace
 
-cudaError_t enter(int device) {
+thread_local cudaStream_t t_stream = cudaStreamLegacy;
+
+cudaError_t enter(int device, opscuda_stream s) {
+  t_stream = as_stream(s);
   cudaError_t err = cudaSetDevice(device);
   if (err != cudaSuccess) return err;
   (void)cudaGetLastError();
@@ -102,9 +106,10 @@ extern "C" int opscuda_device_info(int device, char* name, int len, int* major, 
   return 0;
 }
 
-extern "C" int opscuda_malloc(int device, unsigned long long bytes, opscuda_dptr* ptr) {
+extern "C" int opscuda_malloc(int device, opscuda_stream st, unsigned long long bytes,
+                              opscuda_dptr* ptr) {
   *ptr = 0;
-  cudaError_t err = enter(device);
+  cudaError_t err = enter(device, st);
   if (err != cudaSuccess) return (int)err;
   void* p = nullptr;
   err = scratch_alloc(device, (size_t)bytes, &p);
@@ -116,19 +121,19 @@ extern "C" int opscuda_malloc(int device, unsigned long long bytes, opscuda_dptr
   return 0;
 }
 
-extern "C" int opscuda_free(int device, opscuda_dptr ptr) {
-  cudaError_t err = enter(device);
+extern "C" int opscuda_free(int device, opscuda_stream st, opscuda_dptr ptr) {
+  cudaError_t err = enter(device, st);
   if (err != cudaSuccess) return (int)err;
   err = scratch_free(device, mptr<void>(ptr));
   if (err != cudaSuccess) (void)cudaGetLastError();
   return (int)err;
 }
 
-// Both copies are issued on the legacy stream (after all queued work) and waited for, so the host
-// buffer (Go memory) is not used after return and device-to-host data is in place.
-extern "C" int opscuda_copy_to_device(int device, opscuda_dptr dst, const void* src,
-                                      unsigned long long bytes) {
-  cudaError_t err = enter(device);
+// Both copies are issued on the caller's stream (after the work queued there) and waited for, so
+// the host buffer (Go memory) is not used after return and device-to-host data is in place.
+extern "C" int opscuda_copy_to_device(int device, opscuda_stream st, opscuda_dptr dst,
+                                      const void* src, unsigned long long bytes) {
+  cudaError_t err = enter(device, st);
   if (err == cudaSuccess) {
     err = cudaMemcpyAsync(mptr<void>(dst), src, (size_t)bytes, cudaMemcpyHostToDevice, stream());
   }
@@ -137,9 +142,9 @@ extern "C" int opscuda_copy_to_device(int device, opscuda_dptr dst, const void* 
   return (int)err;
 }
 
-extern "C" int opscuda_copy_to_host(int device, void* dst, opscuda_dptr src,
-                                    unsigned long long bytes) {
-  cudaError_t err = enter(device);
+extern "C" int opscuda_copy_to_host(int device, opscuda_stream st, void* dst,
+                                    opscuda_dptr src, unsigned long long bytes) {
+  cudaError_t err = enter(device, st);
   if (err == cudaSuccess) {
     err = cudaMemcpyAsync(dst, cptr<void>(src), (size_t)bytes, cudaMemcpyDeviceToHost, stream());
   }

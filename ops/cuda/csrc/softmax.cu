@@ -475,9 +475,10 @@ cudaError_t softmax_bwd_typed(int device, T* out, const T* g, long long gs0, lon
 
 using namespace opscuda;
 
-extern "C" int opscuda_row_softmax(int device, int dtype, opscuda_dptr out, opscuda_dptr x,
-                                   long long B, long long D, long long s0, long long s1) {
-  cudaError_t err = enter(device);
+extern "C" int opscuda_row_softmax(opscuda_stream st, int device, int dtype, opscuda_dptr out,
+                                   opscuda_dptr x, long long B, long long D, long long s0,
+                                   long long s1) {
+  cudaError_t err = enter(device, st);
   if (err != cudaSuccess) return (int)err;
   switch (dtype) {
     case OPSCUDA_FLOAT32:
@@ -489,11 +490,11 @@ extern "C" int opscuda_row_softmax(int device, int dtype, opscuda_dptr out, opsc
   return (int)cudaErrorInvalidValue;
 }
 
-extern "C" int opscuda_row_softmax_backward(int device, int dtype, opscuda_dptr out,
-                                            opscuda_dptr g, long long gs0, long long gs1,
-                                            opscuda_dptr y, long long ys0, long long ys1,
-                                            long long B, long long D) {
-  cudaError_t err = enter(device);
+extern "C" int opscuda_row_softmax_backward(opscuda_stream st, int device, int dtype,
+                                            opscuda_dptr out, opscuda_dptr g, long long gs0,
+                                            long long gs1, opscuda_dptr y, long long ys0,
+                                            long long ys1, long long B, long long D) {
+  cudaError_t err = enter(device, st);
   if (err != cudaSuccess) return (int)err;
   switch (dtype) {
     case OPSCUDA_FLOAT32:

@@ -66,26 +66,26 @@ func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	return nil
 }
 
-// squareCUDA is the CUDA kernel: it passes device addresses to the launcher in square.cu.
+// squareCUDA is the CUDA kernel: it launches square.cu's kernel on the output's stream with the
+// device addresses and the C ABI's dtype code from package cuda.
 func squareCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	x, err := in[0].Contiguous()
 	if err != nil {
 		return err
 	}
-	xs, ok := x.Storage().(*cuda.Storage)
-	ys, ok2 := out.Storage().(*cuda.Storage)
-	if !ok || !ok2 {
-		return fmt.Errorf("square: CUDA kernel got non-CUDA storage")
+	s, err := cuda.LaunchStream(out, x) // orders it after x (a copy made here, if in[0] was a view)
+	if err != nil {
+		return err
 	}
-	size := out.DType().Size()
-	dtype := C.int(0)
-	if out.DType() == ops.Float64 {
-		dtype = 1
+	xp, err := cuda.DevicePtr(x)
+	if err != nil {
+		return err
 	}
-	code := C.square_launch(C.int(out.Device().Index), dtype,
-		C.ulonglong(xs.Ptr()+uintptr(x.Offset()*size)), C.ulonglong(ys.Ptr()), C.longlong(out.Numel()))
-	if code != 0 {
-		return fmt.Errorf("square: launching the CUDA kernel: %s", C.GoString(C.square_error_name(code)))
+	yp, err := cuda.DevicePtr(out)
+	if err != nil {
+		return err
 	}
-	return nil
+	code := C.square_launch(C.ulonglong(s.Handle()), C.int(out.Device().Index), C.int(cuda.DTypeCode(out.DType())),
+		C.ulonglong(xp), C.ulonglong(yp), C.longlong(out.Numel()))
+	return cuda.LaunchError("square kernel", int(code))
 }

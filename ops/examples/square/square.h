@@ -6,12 +6,11 @@
 extern "C" {
 #endif
 
-// Queues y[i] = x[i]*x[i] for n contiguous elements on the legacy default stream of `device`.
-// dtype: 0 float32, 1 float64. x and y are device addresses. Returns a cudaError_t (0: queued).
-int square_launch(int device, int dtype, unsigned long long x, unsigned long long y, long long n);
-
-// The name of a cudaError_t, e.g. "cudaErrorInvalidValue".
-const char* square_error_name(int code);
+// Queues y[i] = x[i]*x[i] for n contiguous elements on `stream` (a cudaStream_t; 0: the legacy
+// default stream) of `device`. dtype is the C ABI's code (OPSCUDA_FLOAT32 or OPSCUDA_FLOAT64, as
+// cuda.DTypeCode gives it); x and y are device addresses. Returns a cudaError_t (0: queued).
+int square_launch(unsigned long long stream, int device, int dtype, unsigned long long x,
+                  unsigned long long y, long long n);
 
 #ifdef __cplusplus
 }
