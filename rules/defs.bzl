@@ -1,9 +1,10 @@
-"""Public API of rules_cuda_go: load("@rules_cuda_go//rules:defs.bzl", "cu_library", "cu_device_link", "go_cuda_library", "requires_cuda").
+"""Public API of rules_cuda_go: load("@rules_cuda_go//rules:defs.bzl", "cu_library", "cu_device_link", "cu_device_image", "go_cuda_library", "requires_cuda").
 
 glibc_check is an aspect, for .bazelrc: build --aspects=@rules_cuda_go//rules:defs.bzl%glibc_check
 """
 
 load("//rules:providers.bzl", _CuInfo = "CuInfo")
+load("//rules/private:cu_device_image.bzl", _cu_device_image = "cu_device_image")
 load("//rules/private:cu_device_link.bzl", _cu_device_link = "cu_device_link")
 load("//rules/private:cu_library.bzl", _cu_library = "cu_library")
 load("//rules/private:glibc_check.bzl", _glibc_check = "glibc_check")
@@ -13,6 +14,7 @@ load("//toolchains:providers.bzl", _CudaToolchainInfo = "CudaToolchainInfo")
 
 cu_library = _cu_library
 cu_device_link = _cu_device_link
+cu_device_image = _cu_device_image
 go_cuda_library = _go_cuda_library
 requires_cuda = _requires_cuda
 glibc_check = _glibc_check

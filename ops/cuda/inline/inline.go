@@ -144,8 +144,9 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	return &Kernel{m: m, name: name, fn: fn}, nil
 }
 
-// Launch enqueues the kernel on the legacy default stream of the module's device, after the work
-// ops/cuda has already enqueued there. Arguments, in the kernel's parameter order:
+// Launch enqueues the kernel on the stream ops/cuda uses for the module's device (see
+// launchStream: today the legacy default stream), after the work ops/cuda has already enqueued
+// there. Arguments, in the kernel's parameter order:
 //   - *ops.Tensor: a contiguous CUDA tensor on the module's device, passed as a pointer to its
 //     first element (call Contiguous first for views);
 //   - float32, float64, int32, int64, int, uint32, uint64, uintptr: passed by value.
@@ -172,12 +173,21 @@ func (k *Kernel) Launch(grid, block Dim3, sharedMem int, args ...any) error {
 		return ErrClosed
 	}
 	err := withContext(k.m.ctx, func() error {
-		return k.fn.Launch(gx, gy, gz, bx, by, bz, sharedMem, cu.NoStream, ptrs)
+		return k.fn.Launch(gx, gy, gz, bx, by, bz, sharedMem, launchStream(k.m.device), ptrs)
 	})
 	if err != nil {
 		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>>: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem, err)
 	}
 	return nil
+}
+
+// launchStream returns the stream kernels launch on: the stream ops/cuda queues its work on for
+// the device, so that launches run in order with ops. ops/cuda queues everything on the legacy
+// default stream (its package documentation), which is the driver API's NULL stream. When
+// ops/cuda gains current streams per device, return that stream's handle here.
+func launchStream(device int) cu.Stream {
+	_ = device
+	return cu.NoStream
 }
 
 // param turns one launch argument into the 8 bytes gorgonia.org/cu copies per parameter; values

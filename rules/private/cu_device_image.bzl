@@ -1,0 +1,148 @@
+"""cu_device_image: device code as build outputs (CUBIN, PTX or fatbin) for run-time loading."""
+
+load("@bazel_skylib//lib:paths.bzl", "paths")
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//toolchains:host_compiler.bzl", "host_compiler", "host_compiler_flags")
+load(":actions.bzl", "MODE_FLAGS")
+load(":archs.bzl", "resolve_archs")
+
+_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+
+# format -> (nvcc option, file extension).
+_FORMATS = {
+    "cubin": ("-cubin", "cubin"),
+    "fatbin": ("-fatbin", "fatbin"),
+    "ptx": ("-ptx", "ptx"),
+}
+
+def _parse_gencode(flag):
+    """("compute_90", "sm_90") for -gencode=arch=compute_90,code=sm_90."""
+    arch, _, code = flag[len("-gencode=arch="):].partition(",code=")
+    return arch, code
+
+def image_plan(format, gencode):
+    """What a cu_device_image builds: one nvcc run per output.
+
+    Args:
+      format: "cubin", "ptx" or "fatbin".
+      gencode: the -gencode flags the arch spec resolved to.
+
+    Returns:
+      list of (suffix, flags): the output's name suffix before the extension ("" for the fatbin,
+      ".sm_90" for a CUBIN, ".compute_90" for PTX) and the arch flags of its nvcc run.
+    """
+    if format == "fatbin":
+        return [("", gencode)]
+    plan = {}
+    for flag in gencode:
+        arch, code = _parse_gencode(flag)
+        if format == "cubin" and code.startswith("sm_"):
+            plan["." + code] = ["-gencode=arch=%s,code=%s" % (arch, code)]
+        elif format == "ptx":
+            plan["." + arch] = ["-gencode=arch=%s,code=%s" % (arch, arch)]
+    return sorted(plan.items())
+
+def _cu_device_image_impl(ctx):
+    if not ctx.attr._build_cuda[BuildSettingInfo].value:
+        # --config=cpu: no toolkit, no images (mark consumers target_compatible_with = requires_cuda()).
+        return [DefaultInfo(files = depset())]
+    toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
+    cuda = toolchain.cuda if toolchain else None
+    if not cuda or not cuda.available:
+        fail("cu_device_image %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message if cuda else "no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version"))
+    if ctx.attr.archs:
+        spec, where = ctx.attr.archs, "the archs attribute of %s" % ctx.label
+    else:
+        spec, where = ctx.attr._archs[BuildSettingInfo].value, "--@rules_cuda_go//toolchains:archs (--cuda_archs)"
+    gencode, err = resolve_archs(spec, cuda, where)
+    if err:
+        fail("cu_device_image %s: %s" % (ctx.label, err))
+    plan = image_plan(ctx.attr.format, gencode)
+    if not plan:
+        fail("cu_device_image %s: format = \"cubin\" needs a real architecture (sm_XY) in the arch spec %r; it resolved to %s" % (ctx.label, spec, gencode))
+
+    # Headers, defines and include paths like a cu_library's: the deps', the own, the toolkit's.
+    root = ctx.label.workspace_root or "."
+    own = cc_common.create_compilation_context(
+        headers = depset(ctx.files.hdrs),
+        quote_includes = depset([root, paths.join(ctx.bin_dir.path, ctx.label.workspace_root)]),
+        defines = depset(ctx.attr.defines),
+    )
+    cc = cc_common.merge_cc_infos(
+        direct_cc_infos = [CcInfo(compilation_context = own)],
+        cc_infos = [d[CcInfo] for d in ctx.attr.deps] + [CcInfo(compilation_context = cuda.headers)],
+    ).compilation_context
+    host = host_compiler(ctx, cuda)
+    option, ext = _FORMATS[ctx.attr.format]
+    stem = paths.split_extension(ctx.file.src.basename)[0] if ctx.attr.out_prefix == "" else ctx.attr.out_prefix
+    outs = []
+    groups = {}
+    for suffix, arch_flags in plan:
+        out = ctx.actions.declare_file("%s%s.%s" % (stem, suffix, ext))
+        args = ctx.actions.args()
+        args.add(option)
+        args.add("-x", "cu")
+        args.add(ctx.file.src)
+        args.add("-o", out)
+        args.add_all(host_compiler_flags(host))
+        args.add("-Xcudafe", "--orig_src_path_name=" + ctx.file.src.path)
+        args.add_all(arch_flags)
+
+        args.add_all(MODE_FLAGS[ctx.var["COMPILATION_MODE"]])
+        if ctx.attr._fast_math[BuildSettingInfo].value:
+            args.add("--use_fast_math")
+        args.add_all(cc.defines, format_each = "-D%s")
+        args.add_all(cc.includes, format_each = "-I%s")
+        args.add_all(cc.quote_includes, format_each = "-I%s")
+        args.add_all(cc.system_includes, before_each = "-isystem")
+        args.add_all(ctx.attr.copts)
+        ctx.actions.run(
+            executable = cuda.nvcc,
+            arguments = [args],
+            inputs = depset([ctx.file.src], transitive = [cc.headers, cuda.toolkit_files, host.files]),
+            outputs = [out],
+            env = host.env,
+            mnemonic = "NvccDeviceImage",
+            progress_message = "Compiling CUDA device image %{output}",
+        )
+        outs.append(out)
+        groups[suffix[1:] or ext] = depset([out])
+    return [
+        DefaultInfo(files = depset(outs), runfiles = ctx.runfiles(files = outs)),
+        OutputGroupInfo(**groups),
+    ]
+
+cu_device_image = rule(
+    implementation = _cu_device_image_impl,
+    doc = """Compiles one .cu file's device code to images for run-time loading (cuModuleLoadData,
+ops/cuda/inline): CUBIN, PTX or a fatbin, for the GPU archs the arch spec selects (the same
+resolution and compilation-mode flags as cu_library), with the headers, defines and include paths
+of `deps` (cc_library, cu_library) and `hdrs`.
+
+Outputs, in the package, named after the source (or `out_prefix`):
+  - format = "fatbin": NAME.fatbin with SASS for every arch and PTX for the +PTX ones;
+  - format = "cubin": one NAME.sm_XY.cubin per real arch (a CUBIN holds one arch);
+  - format = "ptx": one NAME.compute_XY.ptx per virtual arch.
+Each file is also in an output group named after its arch ("sm_90", "compute_90") or "fatbin".
+Use them as Go `embedsrcs` (//go:embed NAME.fatbin) or as `data` (runfiles). Under --config=cpu
+nothing is built: mark consumers `target_compatible_with = requires_cuda()`.""",
+    attrs = {
+        "src": attr.label(allow_single_file = [".cu"], mandatory = True, doc = "The .cu file."),
+        "hdrs": attr.label_list(allow_files = [".cuh", ".h", ".hh", ".hpp", ".inc"], doc = "Headers it includes."),
+        "deps": attr.label_list(providers = [CcInfo], doc = "cc_library, cu_library: headers, defines, includes."),
+        "format": attr.string(default = "fatbin", values = ["cubin", "fatbin", "ptx"], doc = "What to emit."),
+        "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
+        "copts": attr.string_list(doc = "Extra nvcc options, e.g. ['-std=c++17', '-lineinfo']."),
+        "defines": attr.string_list(doc = "Preprocessor defines."),
+        "out_prefix": attr.string(doc = "Output name before the arch and extension; the source's name without .cu by default."),
+        "_archs": attr.label(default = Label("//toolchains:archs")),
+        "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
+        "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+    },
+    toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],
+    fragments = ["cpp"],
+)
