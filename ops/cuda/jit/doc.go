@@ -1,0 +1,27 @@
+// Package jit compiles CUDA C++ source strings at run time with NVRTC and caches the results on
+// disk: the Go analogue of torch.utils.cpp_extension.load_inline (and DeepSpeed's jit_load), the
+// "just in time" half of building CUDA code (cu_library and cu_device_image are the "ahead of
+// time" half).
+//
+//	p := jit.Program{
+//		Name:            "scale.cu",
+//		Source:          src, // template <typename T> __global__ void scale(T* y, ...) {...}
+//		NameExpressions: []string{"scale<float>", "scale<double>"},
+//		Options:         []string{"-std=c++17"},
+//	}
+//	cache, _ := jit.DefaultCache()
+//	im, err := cache.Compile(p, jit.ArchOf(9, 0), jit.CUBIN) // cached across runs
+//	// im.Code is a CUBIN for sm_90; im.Kernel("scale<float>") its mangled kernel name.
+//
+// Compiling needs the NVRTC library (libnvrtc, linked through @cuda//:nvrtc) and no GPU or driver:
+// on a machine without one, programs can still be compiled and checked, to a CUBIN (machine code
+// for one architecture, the default: it needs no JIT step in the driver, so a newer NVRTC than
+// the driver works) or to PTX when asked. The toolkit's headers (CCCL's cuda/std, CUB, Thrust,
+// cuda_fp16.h, ...) are on the include path; see ToolkitIncludeDirs. A program that does not
+// compile returns a *CompileError with NVRTC's log and its messages by file and line.
+//
+// This package does not import gorgonia.org/cu and needs no GPU: programs that must start
+// without one may import it. Loading images onto a GPU and launching their kernels on ops
+// tensors is package ops/cuda/jit/jitload (compile for the current device, cache, load) over
+// ops/cuda/inline, which link the driver and exit at start without a GPU.
+package jit
