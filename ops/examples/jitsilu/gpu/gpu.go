@@ -1,0 +1,74 @@
+// Package gpu registers the CUDA kernels of the jitsilu example op: on first use on a device it
+// compiles jitsilu.Source with NVRTC for that device (through the disk cache of ops/cuda/jit),
+// loads it with ops/cuda/jit/jitload, and launches the kernels on the op's tensors.
+//
+// It links the CUDA driver through gorgonia.org/cu, whose package initialisation exits the
+// process when no GPU can be used: import it only in programs that require a GPU. Without it,
+// jitsilu's ops run on the CPU only.
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
+)
+
+// threads per block, and the most blocks a grid-stride launch uses.
+const (
+	threads   = 256
+	maxBlocks = 65535
+)
+
+// module is the compiled program, loaded once per device.
+var module = &jitload.Lazy{Program: jitsilu.Program()}
+
+func init() {
+	ops.RegisterKernel("SiLU", ops.DeviceCUDA, forwardCUDA)
+	ops.RegisterKernel("SiLUBackward", ops.DeviceCUDA, backwardCUDA)
+}
+
+// Module returns the op's compiled program on CUDA device n, compiling or loading it on first
+// use: call it to move that cost out of the first op.
+func Module(n int) (*jitload.Module, error) { return module.Module(n) }
+
+func forwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	return launch(out, jitsilu.ForwardKernel(out.DType()), in)
+}
+
+func backwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	return launch(out, jitsilu.BackwardKernel(out.DType()), in)
+}
+
+// launch runs kernel(out, in..., n) over out's elements; the inputs are made contiguous first
+// (the kernels index them linearly).
+func launch(out *ops.Tensor, kernel string, in []*ops.Tensor) error {
+	n := out.Numel()
+	if n == 0 {
+		return nil
+	}
+	args := []any{out}
+	for _, t := range in {
+		c, err := t.Contiguous()
+		if err != nil {
+			return err
+		}
+		args = append(args, c)
+	}
+	args = append(args, int64(n))
+	m, err := module.Module(out.Device().Index)
+	if err != nil {
+		return fmt.Errorf("jitsilu: %w", err)
+	}
+	k, err := m.Kernel(kernel)
+	if err != nil {
+		return fmt.Errorf("jitsilu: %w", err)
+	}
+	blocks, err := jitload.Blocks(n, threads, maxBlocks)
+	if err != nil {
+		return err
+	}
+	return k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, args...)
+}

@@ -1,0 +1,174 @@
+// Package jitsilu is the worked example of an op whose CUDA kernel is compiled just in time: SiLU
+// (x * sigmoid(x)) and its backward, registered with ops like ops/examples/square, but with the
+// CUDA kernels as a CUDA C++ source string (Source) that NVRTC compiles on first use, through the
+// disk cache of package ops/cuda/jit, for the GPU at hand.
+//
+// This package holds the op (schema, shape rule, backward), its CPU kernels and the CUDA source;
+// it needs no GPU. Its CUDA kernels are registered by package ops/examples/jitsilu/gpu, which
+// loads and launches the compiled code with gorgonia.org/cu and therefore must only be imported
+// by programs that require a GPU:
+//
+//	import (
+//		"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
+//		_ "github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu/gpu" // CUDA kernels
+//	)
+//
+//	y, err := jitsilu.SiLU(xd) // xd on ops.CUDA(0): compiled once, then read from the cache
+package jitsilu
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
+)
+
+// Source is the CUDA C++ source of the op's kernels: templates over the element type, computing
+// in double and rounding once, like ops' built-in kernels. It uses CCCL's libcu++ from the
+// toolkit's headers.
+const Source = `#include <cuda/std/type_traits>
+
+template <typename T>
+__device__ __forceinline__ void check_type() {
+  static_assert(cuda::std::is_floating_point<T>::value, "SiLU: floating-point types only");
+}
+
+// y = x * sigmoid(x) = x / (1 + exp(-x))
+template <typename T>
+__global__ void silu_forward(T* __restrict__ y, const T* __restrict__ x, long long n) {
+  check_type<T>();
+  long long stride = (long long)blockDim.x * gridDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    double v = (double)x[i];
+    y[i] = (T)(v / (1.0 + exp(-v)));
+  }
+}
+
+// gx = g * d/dx silu(x) = g * s * (1 + x * (1 - s)), s = sigmoid(x)
+template <typename T>
+__global__ void silu_backward(T* __restrict__ gx, const T* __restrict__ g, const T* __restrict__ x,
+                              long long n) {
+  check_type<T>();
+  long long stride = (long long)blockDim.x * gridDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    double v = (double)x[i];
+    double s = 1.0 / (1.0 + exp(-v));
+    gx[i] = (T)((double)g[i] * s * (1.0 + v * (1.0 - s)));
+  }
+}
+`
+
+// ForwardKernel returns the name expression of the forward kernel for a dtype
+// ("silu_forward<float>" for ops.Float32).
+func ForwardKernel(d ops.DType) string { return "silu_forward<" + ctype(d) + ">" }
+
+// BackwardKernel returns the name expression of the backward kernel for a dtype.
+func BackwardKernel(d ops.DType) string { return "silu_backward<" + ctype(d) + ">" }
+
+func ctype(d ops.DType) string {
+	if d == ops.Float32 {
+		return "float"
+	}
+	return "double"
+}
+
+// Program returns the program NVRTC compiles: Source with the name expressions of the four
+// kernel instantiations.
+func Program() jit.Program {
+	return jit.Program{
+		Name:            "silu.cu",
+		Source:          Source,
+		NameExpressions: []string{ForwardKernel(ops.Float32), ForwardKernel(ops.Float64), BackwardKernel(ops.Float32), BackwardKernel(ops.Float64)},
+		Options:         []string{"-std=c++17"},
+	}
+}
+
+var siluOp = ops.RegisterOp(ops.OpDef{
+	Name:  "SiLU",
+	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
+	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
+	Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := SiLUBackward(g, in[0])
+		return []*ops.Tensor{gx}, err
+	},
+	CPU: forwardCPU,
+})
+
+var siluBackwardOp = ops.RegisterOp(ops.OpDef{
+	Name: "SiLUBackward",
+	Args: []ops.Arg{{Name: "gradOut", Kind: ops.KindTensor}, {Name: "x", Kind: ops.KindTensor}},
+	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+		if !slices.Equal(in[0].Shape(), in[1].Shape()) {
+			return nil, fmt.Errorf("gradOut has shape %v, x has shape %v: they must match", in[0].Shape(), in[1].Shape())
+		}
+		return in[1].Shape(), nil
+	},
+	CPU: backwardCPU,
+})
+
+// SiLU returns x * sigmoid(x) elementwise, on x's device; it records itself for autograd.
+func SiLU(x *ops.Tensor) (*ops.Tensor, error) { return siluOp.Call([]*ops.Tensor{x}, nil) }
+
+// SiLUBackward returns gradOut * d/dx SiLU(x), the gradient of SiLU's input; gradOut and x must
+// have the same shape.
+func SiLUBackward(gradOut, x *ops.Tensor) (*ops.Tensor, error) {
+	return siluBackwardOp.Call([]*ops.Tensor{gradOut, x}, nil)
+}
+
+// Silu is the forward function in float64, the reference of the kernels.
+func Silu(v float64) float64 { return v / (1 + math.Exp(-v)) }
+
+// SiluGrad is d/dx Silu(x) in float64.
+func SiluGrad(v float64) float64 {
+	s := 1 / (1 + math.Exp(-v))
+	return s * (1 + v*(1-s))
+}
+
+// forwardCPU: out is fresh and contiguous; x may be any view.
+func forwardCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	return elementwiseCPU("SiLU", out, in, func(v []float64) float64 { return Silu(v[0]) })
+}
+
+func backwardCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	return elementwiseCPU("SiLUBackward", out, in, func(v []float64) float64 { return v[0] * SiluGrad(v[1]) })
+}
+
+// elementwiseCPU computes out[i] = f(in[0][i], in[1][i], ...) in float64, rounding once to out's
+// dtype; the inputs are made contiguous first.
+func elementwiseCPU(op string, out *ops.Tensor, in []*ops.Tensor, f func([]float64) float64) error {
+	srcs := make([]*ops.CPUStorage, len(in))
+	offs := make([]int, len(in))
+	for i, t := range in {
+		c, err := t.Contiguous()
+		if err != nil {
+			return err
+		}
+		st, ok := c.Storage().(*ops.CPUStorage)
+		if !ok {
+			return fmt.Errorf("%s: CPU kernel got non-CPU storage for input %d", op, i)
+		}
+		srcs[i], offs[i] = st, c.Offset()
+	}
+	dst, ok := out.Storage().(*ops.CPUStorage)
+	if !ok {
+		return fmt.Errorf("%s: CPU kernel got non-CPU storage for its output", op)
+	}
+	v := make([]float64, len(in))
+	for i := range out.Numel() {
+		for j, st := range srcs {
+			if out.DType() == ops.Float32 {
+				v[j] = float64(st.Float32()[offs[j]+i])
+			} else {
+				v[j] = st.Float64()[offs[j]+i]
+			}
+		}
+		if out.DType() == ops.Float32 {
+			dst.Float32()[i] = float32(f(v))
+		} else {
+			dst.Float64()[i] = f(v)
+		}
+	}
+	return nil
+}
