@@ -75,11 +75,13 @@ def _detect(rctx, tool):
         missing = "",
     )
 
-# Lists the top-level entries of /usr/include owned by Debian's CUDA packages (those built from
-# the nvidia-cuda-toolkit, thrust, cub and libcu++ sources).
+# Lists the top-level entries of /usr/include owned by Debian's CUDA packages: those built from the
+# nvidia-cuda-toolkit source, and CCCL's three (libthrust-dev, libcub-dev, libcu++-dev, built from the
+# libthrust, cub and libcudacxx sources), so <thrust/...>, <cub/...> and <cuda/std/...> resolve as with
+# plain nvcc.
 _DEBIAN_HEADERS = r"""
 pkgs=$(dpkg-query -W -f='${Package} ${source:Package}\n' 2>/dev/null |
-  awk '$2 ~ /^(nvidia-cuda-toolkit|thrust|cub|libcu\+\+)$/ {print $1}')
+  awk '$2 ~ /^(nvidia-cuda-toolkit|libthrust|cub|libcudacxx)$/ {print $1}')
 [ -n "$pkgs" ] || exit 0
 # shellcheck disable=SC2086
 dpkg-query -L $pkgs 2>/dev/null | grep -E '^/usr/include/[^/]+$' | sort -u
