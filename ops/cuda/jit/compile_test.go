@@ -91,7 +91,8 @@ func elfInfo(t *testing.T, code []byte) (header, listing string) {
 		t.Fatalf("cuobjdump -elf: %v\n%s", err, out)
 	}
 	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "ELF: type=") {
+		// CUDA 12 and later print "... ELF: type=2, ...", 11.8 "64bit elf: type=2, ...".
+		if strings.Contains(strings.ToLower(line), "elf: type=") {
 			return line, string(out)
 		}
 	}
