@@ -3,6 +3,8 @@ package ops
 import (
 	"runtime"
 	"sync"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/dims"
 )
 
 // float is the set of element types CPU kernels are generic over.
@@ -50,9 +52,8 @@ func parallelFor(n, minChunk int, fn func(lo, hi int)) {
 }
 
 // layout iterates a logical shape over several strided operands in
-// row-major order. Dimensions of size 1 are dropped and adjacent dimensions
-// that are contiguous with each other in every operand are merged, so a
-// contiguous operand set becomes a single row.
+// row-major order, with the shape's dimensions merged by dims.AtLeast1 (a
+// contiguous operand set becomes a single row).
 type layout struct {
 	shape   []int   // coalesced shape, rank >= 1
 	strides [][]int // strides[op][dim]
@@ -61,38 +62,8 @@ type layout struct {
 }
 
 func newLayout(shape []int, base []int, strides ...[]int) *layout {
-	l := &layout{base: base, strides: make([][]int, len(strides))}
-	for d, s := range shape {
-		if s == 1 {
-			continue
-		}
-		if k := len(l.shape) - 1; k >= 0 {
-			merge := true
-			for op, st := range strides {
-				if l.strides[op][k] != st[d]*s {
-					merge = false
-					break
-				}
-			}
-			if merge {
-				l.shape[k] *= s
-				for op, st := range strides {
-					l.strides[op][k] = st[d]
-				}
-				continue
-			}
-		}
-		l.shape = append(l.shape, s)
-		for op, st := range strides {
-			l.strides[op] = append(l.strides[op], st[d])
-		}
-	}
-	if len(l.shape) == 0 {
-		l.shape = []int{1}
-		for op := range strides {
-			l.strides[op] = []int{1}
-		}
-	}
+	l := &layout{base: base}
+	l.shape, l.strides = dims.AtLeast1(shape, strides...)
 	l.inner = make([]int, len(strides))
 	for op := range strides {
 		l.inner[op] = l.strides[op][len(l.shape)-1]

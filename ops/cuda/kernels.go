@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/dims"
 )
 
 // kernels are the CUDA kernels of the built-in ops, by op name: the only
@@ -108,13 +109,7 @@ func elementwise(op string, out *ops.Tensor, all []*ops.Tensor, first, nin int) 
 		}
 		strides[k] = t.Strides()
 	}
-	sizes, merged := coalesce(in[0].Shape(), strides)
-	if len(sizes) == 0 {
-		sizes = []int{1}
-		for k := range merged {
-			merged[k] = []int{1}
-		}
-	}
+	sizes, merged := dims.AtLeast1(in[0].Shape(), strides...)
 	if len(sizes) > MaxDims {
 		return nil, 0, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
 			op, argName(op, first), len(sizes), in[0].Shape(), in[0].Strides(), MaxDims, ops.ErrShape)
@@ -221,8 +216,8 @@ func narrowBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) 
 	}
 	dim, start := int(sc[0]), int(sc[1])
 	shape, gst := out.Shape(), g.Strides()
-	pre, preSt := coalesce(shape[:dim], [][]int{gst[:dim]})
-	post, postSt := coalesce(shape[dim+1:], [][]int{gst[dim+1:]})
+	pre, preSt := dims.Merge(shape[:dim], gst[:dim])
+	post, postSt := dims.Merge(shape[dim+1:], gst[dim+1:])
 	sizes := append(append(append([]int{}, pre...), shape[dim]), post...)
 	strides := append(append(append([]int{}, preSt[0]...), gst[dim]), postSt[0]...)
 	if len(sizes) > MaxDims {
