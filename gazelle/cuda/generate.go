@@ -90,8 +90,9 @@ type generator struct {
 	// existingCu are the cu_library rules of the existing build file.
 	existingCu []*rule.Rule
 	// claimedSrcs are files that rules other than cu_library list (Go rules included: cgo
-	// compiles the .cc files of its package); claimedHdrs are headers that rules other than
-	// cu_library and Go rules list (a cgo go_library lists every header of its directory).
+	// compiles the .cc files of its package); claimedHdrs are headers that a cc_library lists
+	// (only a library provides headers: not a Go rule, which lists every header of its cgo
+	// directory, nor a cu_device_image, whose hdrs are just its inputs).
 	claimedSrcs, claimedHdrs map[string]bool
 
 	cuSrcs, hostSrcs, headers []string
@@ -116,13 +117,17 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
 		if g.isKind(r, cuLibraryKind) {
 			return
 		}
-		goRule := g.isGoRule(r)
+		// Only a library provides its headers: a header that a cc_library lists is that
+		// library's, while one that another rule lists (a cu_device_image's or a cc_binary's
+		// hdrs, a Go rule's srcs) is just an input of it, and the directory's cu_library still
+		// provides it. Imports indexes the headers of the same two kinds.
+		providesHdrs := g.isKind(r, ccLibraryKind)
 		for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
 			// Files listed with glob() are claimed too; what cannot be evaluated is not.
 			files, _ := attrFiles(r, key, args.Dir, args.Config.ValidBuildFileNames)
 			for _, f := range localFiles(files) {
 				if headerExts[path.Ext(f)] {
-					if !goRule {
+					if providesHdrs {
 						g.claimedHdrs[f] = true
 					}
 				} else {
@@ -172,10 +177,6 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
 // isKind reports whether r is a rule of the given kind, directly or through # gazelle:alias_kind.
 func (g *generator) isKind(r *rule.Rule, kind string) bool {
 	return r.Kind() == kind || g.c.AliasMap[r.Kind()] == kind
-}
-
-func (g *generator) isGoRule(r *rule.Rule) bool {
-	return strings.HasPrefix(r.Kind(), "go_") || strings.HasPrefix(g.c.AliasMap[r.Kind()], "go_")
 }
 
 func (g *generator) isGoLibrary(r *rule.Rule) bool {
