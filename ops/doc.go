@@ -49,7 +49,7 @@
 // device's Backend and runs the kernel. Storages stay allocated while a
 // kernel runs even if another goroutine calls Free.
 //
-// Built-in ops and the kernels a device backend should provide (by name;
+// Built-in ops (BuiltinOps) and the kernels a device backend should provide (by name;
 // tensor arguments, then scalar arguments, which is how Op.Call and Kernel
 // receive them):
 //

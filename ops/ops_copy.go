@@ -11,7 +11,7 @@ import (
 var contiguousOp *Op
 
 func init() {
-	contiguousOp = RegisterOp(OpDef{
+	contiguousOp = registerBuiltin(OpDef{
 		Name:  "Contiguous",
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: sameShape("x"),
@@ -40,7 +40,7 @@ func contiguousCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
 var narrowBackwardOp *Op
 
 func init() {
-	narrowBackwardOp = RegisterOp(OpDef{
+	narrowBackwardOp = registerBuiltin(OpDef{
 		Name: "NarrowBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"dim", KindScalar}, {"start", KindScalar}, {"size", KindScalar}},
 		Shape: func(in []*Tensor, sc []float64) ([]int, error) {

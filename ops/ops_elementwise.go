@@ -8,7 +8,7 @@ import "context"
 var addScalarOp *Op
 
 func init() {
-	addScalarOp = RegisterOp(OpDef{
+	addScalarOp = registerBuiltin(OpDef{
 		Name:  "AddScalar",
 		Args:  []Arg{{"x", KindTensor}, {"s", KindScalar}},
 		Shape: sameShape("x"),
@@ -48,7 +48,7 @@ func addScalarCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
 var scaleOp *Op
 
 func init() {
-	scaleOp = RegisterOp(OpDef{
+	scaleOp = registerBuiltin(OpDef{
 		Name:  "Scale",
 		Args:  []Arg{{"x", KindTensor}, {"s", KindScalar}},
 		Shape: sameShape("x"),
@@ -87,7 +87,7 @@ func scaleCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
 var axpbyOp *Op
 
 func init() {
-	axpbyOp = RegisterOp(OpDef{
+	axpbyOp = registerBuiltin(OpDef{
 		Name:  "Axpby",
 		Args:  []Arg{{"a", KindScalar}, {"x", KindTensor}, {"b", KindScalar}, {"y", KindTensor}},
 		Shape: sameShape("x", "y"),
@@ -135,7 +135,7 @@ func axpbyCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
 var polynomialOp *Op
 
 func init() {
-	polynomialOp = RegisterOp(OpDef{
+	polynomialOp = registerBuiltin(OpDef{
 		Name:  "Polynomial",
 		Args:  []Arg{{"x", KindTensor}, {"a", KindScalar}, {"b", KindScalar}, {"c", KindScalar}, {"d", KindScalar}},
 		Shape: sameShape("x"),
@@ -172,7 +172,7 @@ func polynomialCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
 var polynomialBackwardOp *Op
 
 func init() {
-	polynomialBackwardOp = RegisterOp(OpDef{
+	polynomialBackwardOp = registerBuiltin(OpDef{
 		Name:  "PolynomialBackward",
 		Args:  []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"a", KindScalar}, {"b", KindScalar}, {"c", KindScalar}},
 		Shape: sameShape("gradOut", "x"),

@@ -8,7 +8,7 @@ import (
 var matMulOp *Op
 
 func init() {
-	matMulOp = RegisterOp(OpDef{
+	matMulOp = registerBuiltin(OpDef{
 		Name: "MatMul",
 		Args: []Arg{{"a", KindTensor}, {"b", KindTensor}},
 		Shape: func(in []*Tensor, _ []float64) ([]int, error) {

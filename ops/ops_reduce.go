@@ -14,7 +14,7 @@ const normChunk = 1 << 14
 var normOp *Op
 
 func init() {
-	normOp = RegisterOp(OpDef{
+	normOp = registerBuiltin(OpDef{
 		Name:  "Norm",
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: func([]*Tensor, []float64) ([]int, error) { return []int{}, nil },
@@ -95,7 +95,7 @@ func normCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
 var normBackwardOp *Op
 
 func init() {
-	normBackwardOp = RegisterOp(OpDef{
+	normBackwardOp = registerBuiltin(OpDef{
 		Name: "NormBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"norm", KindTensor}},
 		Shape: func(in []*Tensor, _ []float64) ([]int, error) {
@@ -128,7 +128,7 @@ func normBackwardCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
 var rowSoftmaxOp *Op
 
 func init() {
-	rowSoftmaxOp = RegisterOp(OpDef{
+	rowSoftmaxOp = registerBuiltin(OpDef{
 		Name: "RowSoftmax",
 		Args: []Arg{{"x", KindTensor}},
 		Shape: func(in []*Tensor, _ []float64) ([]int, error) {
@@ -191,7 +191,7 @@ func rowSoftmaxCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
 var rowSoftmaxBackwardOp *Op
 
 func init() {
-	rowSoftmaxBackwardOp = RegisterOp(OpDef{
+	rowSoftmaxBackwardOp = registerBuiltin(OpDef{
 		Name: "RowSoftmaxBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"y", KindTensor}},
 		Shape: func(in []*Tensor, sc []float64) ([]int, error) {

@@ -117,6 +117,31 @@ func RegisterOp(def OpDef) *Op {
 	return o
 }
 
+// builtins are the ops this package registers itself, in registration order.
+var builtins []*Op
+
+// registerBuiltin registers one of this package's own ops: the one place a
+// built-in op is declared (its name, arguments, shape rule, backward and CPU
+// kernel); BuiltinOps lists them for device backends and tests.
+func registerBuiltin(def OpDef) *Op {
+	o := RegisterOp(def)
+	builtins = append(builtins, o)
+	return o
+}
+
+// BuiltinOps returns the names of the ops that package ops registers itself,
+// sorted: the ops a device backend provides kernels for (the package
+// documentation lists them with their arguments). Ops registered by other
+// packages are not included; LookupOp finds those too.
+func BuiltinOps() []string {
+	names := make([]string, len(builtins))
+	for i, o := range builtins {
+		names[i] = o.Name()
+	}
+	slices.Sort(names)
+	return names
+}
+
 // RegisterKernel registers the kernel of the named op for device type dt;
 // this is the analogue of TORCH_LIBRARY_IMPL. It may be called from any
 // package (the CUDA backend calls it from its init function) after the op

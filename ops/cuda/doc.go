@@ -5,10 +5,9 @@
 //
 // Its init function registers an ops.Backend for ops.DeviceCUDA (device
 // memory, host copies, synchronization) and CUDA kernels, for float32 and
-// float64, for every built-in op: AddScalar, Scale, Axpby, Norm,
-// NormBackward, Polynomial, PolynomialBackward, RowSoftmax,
-// RowSoftmaxBackward, MatMul, Contiguous and NarrowBackward. Tensors move to
-// a GPU with To(ops.CUDA(n)) and ops on them run there:
+// float64, for every built-in op (ops.BuiltinOps; package ops lists them
+// with their arguments). Tensors move to a GPU with To(ops.CUDA(n)) and ops
+// on them run there:
 //
 //	x, _ := ops.Rand(1, ops.Float32, 1<<20)
 //	xd, err := x.To(ops.CUDA(0)) // fails with ErrNoDevice without a GPU
