@@ -1,0 +1,154 @@
+package bench
+
+// The inputs of the measured calls: views of the runner's buffers shaped for each op, and
+// RandOn, which fills them.
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
+
+// call is one call of an op, its outputs freed; after runs untimed between
+// samples (nil: nothing).
+type call struct {
+	run   func() error
+	after func()
+}
+
+// prepare returns the call measuring op on views of r.x and r.y of the given
+// shape.
+func (r *runner) prepare(op string, shape []int) (call, error) {
+	n := numel(shape)
+	view := func(t *ops.Tensor) (*ops.Tensor, error) {
+		v, err := t.Narrow(0, 0, n)
+		if err != nil {
+			return nil, err
+		}
+		return v.Reshape(shape...)
+	}
+	x, err := view(r.x)
+	if err != nil {
+		return call{}, err
+	}
+	y, err := view(r.y)
+	if err != nil {
+		return call{}, err
+	}
+	one := func(f func() (*ops.Tensor, error)) call {
+		return call{run: func() error {
+			out, err := f()
+			if err != nil {
+				return err
+			}
+			return out.Free()
+		}}
+	}
+	switch op {
+	case OpCopy:
+		contiguous := ops.LookupOp("Contiguous")
+		if contiguous == nil {
+			return call{}, errors.New("ops has no Contiguous op")
+		}
+		return one(func() (*ops.Tensor, error) { return contiguous.Call([]*ops.Tensor{x}, nil) }), nil
+	case OpAddScalar:
+		return one(func() (*ops.Tensor, error) { return ops.AddScalar(x, AddScalarS) }), nil
+	case OpAxpby:
+		return one(func() (*ops.Tensor, error) { return ops.Axpby(AxpbyA, x, AxpbyB, y) }), nil
+	case OpNorm:
+		return one(func() (*ops.Tensor, error) { return ops.Norm(x) }), nil
+	case OpPolynomial:
+		return one(func() (*ops.Tensor, error) { return ops.Polynomial(x, PolyA, PolyB, PolyC, PolyD) }), nil
+	case OpPolyFwdBwd:
+		g := y
+		return call{run: func() error {
+			out, err := ops.Polynomial(x, PolyA, PolyB, PolyC, PolyD)
+			if err != nil {
+				return err
+			}
+			defer out.Free()
+			dx, err := ops.PolynomialBackward(g, x, PolyA, PolyB, PolyC)
+			if err != nil {
+				return err
+			}
+			return dx.Free()
+		}}, nil
+	case OpPolyAutograd:
+		g := y
+		xg := x.Detach()
+		if err := xg.SetRequiresGrad(true); err != nil {
+			return call{}, err
+		}
+		return call{
+			run: func() error {
+				out, err := ops.Polynomial(xg, PolyA, PolyB, PolyC, PolyD)
+				if err != nil {
+					return err
+				}
+				defer out.Free()
+				if err := out.BackwardWithGrad(g); err != nil {
+					return err
+				}
+				dx := xg.Grad()
+				xg.ZeroGrad()
+				return dx.Free()
+			},
+			// Backward's intermediate gradient (PolynomialBackward's
+			// output) is not reachable to free it: only the garbage
+			// collector's cleanup frees its device memory. Collect between
+			// samples so large sizes do not run out of memory.
+			after: func() { runtime.GC(); time.Sleep(time.Millisecond) },
+		}, nil
+	case OpRowSoftmax:
+		return one(func() (*ops.Tensor, error) { return ops.RowSoftmax(x) }), nil
+	case OpMatMul:
+		return one(func() (*ops.Tensor, error) { return ops.MatMul(x, y) }), nil
+	}
+	return call{}, fmt.Errorf("unknown op %q", op)
+}
+
+// RandOn returns a 1-D tensor of n uniform values in [0, 1) on dev, filled
+// on the host by all CPUs (PCG streams per chunk of 2^20 elements, so the
+// values depend only on seed, dtype and n) and copied to dev.
+func RandOn(dev ops.Device, seed uint64, dt ops.DType, n int) (*ops.Tensor, error) {
+	h, err := ops.Zeros(dt, n)
+	if err != nil {
+		return nil, err
+	}
+	st := h.Storage().(*ops.CPUStorage)
+	const chunk = 1 << 20
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			rng := rand.New(rand.NewPCG(seed, uint64(lo/chunk)))
+			if dt == ops.Float32 {
+				s := st.Float32()[lo:hi]
+				for i := range s {
+					s[i] = rng.Float32()
+				}
+			} else {
+				s := st.Float64()[lo:hi]
+				for i := range s {
+					s[i] = rng.Float64()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if dev.Type == ops.DeviceCPU {
+		return h, nil
+	}
+	d, err := h.To(dev)
+	h.Free()
+	return d, err
+}
