@@ -1,11 +1,7 @@
 """Building the project's Go helpers with the host Go inside repository rules."""
 
-# Where Go is looked for after $GOROOT and PATH; ./bazelw puts the Go it found or installed first
-# on PATH, so these matter only for plain `bazel`.
-GO_CANDIDATES = ["/usr/local/go/bin/go", "/usr/lib/go-1.26/bin/go"]
-
 def find_go(rctx):
-    """Finds the host Go, or fails saying where it looked.
+    """Finds the host Go (>= 1.24) where find_go.sh, the one list of places, looks; or fails.
 
     Args:
       rctx: the repository_ctx.
@@ -13,17 +9,12 @@ def find_go(rctx):
     Returns:
       The path of the go binary.
     """
-    goroot = rctx.os.environ.get("GOROOT", "")
-    if goroot and rctx.path(goroot + "/bin/go").exists:
-        return rctx.path(goroot + "/bin/go")
-    go = rctx.which("go")
-    if go:
-        return go
-    for c in GO_CANDIDATES:
-        if rctx.path(c).exists:
-            return rctx.path(c)
-    fail("rules_cuda_go: configuring CUDA needs Go >= 1.24 to build its helpers; looked at " +
-         "$GOROOT/bin/go, go on PATH, " + ", ".join(GO_CANDIDATES) +
+    bash = rctx.which("bash") or "/bin/bash"
+    r = rctx.execute([bash, rctx.path(Label(":find_go.sh"))])
+    if r.return_code == 0 and r.stdout.strip():
+        return rctx.path(r.stdout.strip())
+    fail("rules_cuda_go: configuring CUDA needs Go >= 1.24 to build its helpers; " +
+         (r.stderr.strip() or "toolchains/private/find_go.sh failed") +
          ". Install Go (./bazelw does) or set GOROOT.")
 
 def go_build(rctx, pkg, out, cgo = False, env = {}):

@@ -98,19 +98,8 @@ use_bazel() {
     say "using the private Bazel in $prefix (Debian sid's, on its own glibc; the system is unchanged)"
   fi
 }
-find_go() {
-  local g v
-  for g in "${GOROOT:+$GOROOT/bin/go}" "$(command -v go || true)" /usr/local/go/bin/go /usr/lib/go-1.26/bin/go \
-    "$cache/go-debian/current/bin/go"; do
-    [ -n "$g" ] && [ -x "$g" ] || continue
-    v=$("$g" env GOVERSION 2>/dev/null | sed 's/^go//') || continue
-    if version_ge "${v%%-*}" "1.24"; then
-      echo "$g"
-      return 0
-    fi
-  done
-  return 1
-}
+# Go >= 1.24 where toolchains/private/find_go.sh (the one list of places) finds it.
+find_go() { RULES_CUDA_GO_CACHE=$cache "$root/toolchains/private/find_go.sh" 2>/dev/null; }
 # The same places, in the same order, as the local toolkit's resolver (FindNvcc, under toolchains/).
 find_nvcc() {
   local n

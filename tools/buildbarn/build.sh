@@ -13,7 +13,7 @@
 # its own modules, and points a generated go.work (also there) at the copy with `replace`. Nothing
 # of Buildbarn's own sources is changed, and nothing is written into the repository.
 #
-# Needs Go >= 1.24 (go, $GOROOT/bin/go or /usr/local/go/bin/go), `patch`, and the Go module proxy.
+# Needs Go >= 1.24 (where toolchains/private/find_go.sh looks), `patch`, and the Go module proxy.
 # A cold build takes about 10 minutes on 2 cores.
 set -euo pipefail
 
@@ -51,19 +51,8 @@ patches=(
 )
 
 # --- Go -----------------------------------------------------------------------------------------
-go_bin=
-for g in "$(command -v go 2>/dev/null || true)" "${GOROOT:+$GOROOT/bin/go}" /usr/local/go/bin/go; do
-  if [ -n "$g" ] && [ -x "$g" ]; then
-    go_bin=$g
-    break
-  fi
-done
-[ -n "$go_bin" ] || die "no Go toolchain found (go on PATH, \$GOROOT/bin/go or /usr/local/go/bin/go); Go >= 1.24 is needed"
+go_bin=$("$here/../../toolchains/private/find_go.sh") || die "no Go >= 1.24 (tool directives) found: toolchains/private/find_go.sh says where it looked"
 go_version=$("$go_bin" env GOVERSION)
-go_minor=$(echo "$go_version" | sed -n 's/^go1\.\([0-9]*\).*/\1/p')
-if [ -z "$go_minor" ] || [ "$go_minor" -lt 24 ]; then
-  die "$go_bin is $go_version; Go >= 1.24 is needed (tool directives)"
-fi
 command -v patch >/dev/null || die "patch(1) is needed to apply Buildbarn's patches (Debian: apt-get install patch)"
 
 # Build with this module's go.mod/go.sum only: no toolchain switch, no go.mod edits, the user's

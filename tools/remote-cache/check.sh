@@ -32,8 +32,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/... //tests/cuda:rdc_main)
   expect=NvccCompile,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
 fi
-# Go: on PATH, or where ./bazelw installs it (/usr/local/go, Debian's, its private prefix).
-PATH="$PATH:/usr/local/go/bin:/usr/lib/go-1.26/bin:${RULES_CUDA_GO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go}/go-debian/current/bin"
+# Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
+PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
 export PATH
 
 say() { echo "remote-cache: $*"; }
