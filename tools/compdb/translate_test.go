@@ -1,0 +1,48 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTranslateNvcc(t *testing.T) {
+	a := action{Mnemonic: "NvccCompile", Arguments: []string{
+		"external/cuda_nvcc/bin/nvcc", "-x", "cu", "-c", "ops/x/x.cu", "-o", "bazel-out/k8-opt/bin/ops/x/_objs/x.o",
+		"-ccbin", "/usr/bin/gcc", "-Xcompiler", "--sysroot=external/sysroot", "-Xcompiler", "-fPIC", "-objtemp",
+		"-Xcudafe", "--orig_src_path_name=ops/x/x.cu",
+		"-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90",
+		"-O3", "-lineinfo", "-rdc=true", "--use_fast_math", "-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin",
+		"-isystem", "external/cuda_cudart/include", "--expt-relaxed-constexpr", "-Xptxas", "-v",
+	}}
+	e, err := translateNvcc(a, options{execRoot: "/exec", clang: "clang++"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"clang++", "-x", "cuda", "--cuda-path=/exec/external/cuda_nvcc", "--no-cuda-version-check", "-nocudalib",
+		"--cuda-gpu-arch=sm_90", "-fgpu-rdc", "-std=c++17", "--sysroot=external/sysroot", "-fPIC", "-O3", "-ffast-math",
+		"-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin", "-isystem", "external/cuda_cudart/include",
+		"-c", "ops/x/x.cu", "-o", "bazel-out/k8-opt/bin/ops/x/_objs/x.o"}
+	if !slices.Equal(e.Arguments, want) {
+		t.Errorf("arguments:\n got %q\nwant %q", e.Arguments, want)
+	}
+	if e.File != "ops/x/x.cu" || e.Directory != "/exec" {
+		t.Errorf("entry = %+v", e)
+	}
+}
+
+func TestTranslateCgoAndDedup(t *testing.T) {
+	acts := []action{
+		{Mnemonic: "GoCompilePkg", Arguments: []string{"builder", "compilepkg", "-src", "p/a.go", "-src", "p/b.c", "-src", "p/b.h",
+			"-cppflags", "-Ip -D'X=a b'", "-cflags", "-O2 -fno-canonical-system-headers"}},
+		{Mnemonic: "GoCompilePkg", Arguments: []string{"builder", "compilepkg", "-src", "p/b.c"}},
+	}
+	es, errs := translate(acts, options{execRoot: "/e", clang: "clang++"})
+	if len(errs) > 0 || len(es) != 1 {
+		t.Fatalf("translate = %+v, %v; want one entry", es, errs)
+	}
+	want := "clang -x c -Ip -DX=a b -O2 -c p/b.c"
+	if got := strings.Join(es[0].Arguments, " "); got != want {
+		t.Errorf("cgo entry %q, want %q", got, want)
+	}
+}
