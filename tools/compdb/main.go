@@ -29,7 +29,8 @@ func main() {
 	out := flag.String("out", "", "where to write (default: compile_commands.json at the workspace root)")
 	bazel := flag.String("bazel", "", "the Bazel command (default: $RULES_CUDA_GO_BAZEL, else bazel on PATH)")
 	bazelArgs := flag.String("bazel_args", "", "options for `bazel aquery`, space separated (e.g. \"--config=debug --cuda_archs=9.0\")")
-	arch := flag.String("cuda_gpu_arch", "", "clang's --cuda-gpu-arch for every .cu file (default: the newest real arch nvcc builds it for)")
+	arch := flag.String("cuda_gpu_arch", "", "clang's --cuda-gpu-arch for every .cu file (default: the newest real arch nvcc builds it for, at most --max_arch)")
+	maxArch := flag.Int("max_arch", 86, "the newest arch the default --cuda_gpu_arch picks: Debian bookworm's clangd 14 knows up to sm_86 (with clangd >= 16, 90)")
 	clang := flag.String("clang", "clang++", "the compiler the entries name (clangd only reads its options)")
 	root := flag.String("root", "", "the workspace (default: the one `bazel run` was started in, else the current directory)")
 	flag.Usage = func() {
@@ -61,6 +62,10 @@ func main() {
 		fail(err)
 	}
 	execRoot = strings.TrimSpace(execRoot)
+	outputBase, err := run(ws, b, append(append([]string{"info"}, extra...), "output_base")...)
+	if err != nil {
+		fail(err)
+	}
 	var set []string
 	for _, p := range patterns {
 		if strings.ContainsAny(p, " \"'()") {
@@ -80,7 +85,7 @@ func main() {
 	if err := json.Unmarshal([]byte(js), &result); err != nil {
 		fail(fmt.Errorf("reading bazel aquery's JSON: %v", err))
 	}
-	entries, errs := translate(result.Actions, options{execRoot: execRoot, clang: *clang, arch: *arch})
+	entries, errs := translate(result.Actions, options{execRoot: execRoot, outputBase: strings.TrimSpace(outputBase), clang: *clang, arch: *arch, maxArch: *maxArch})
 	for _, e := range errs {
 		fmt.Fprintf(os.Stderr, "compdb: warning: %v\n", e)
 	}

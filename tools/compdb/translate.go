@@ -28,9 +28,11 @@ type entry struct {
 
 // options are the translation's settings.
 type options struct {
-	execRoot string // the entries' directory: Bazel's execution root
-	clang    string // the compiler named in the entries (clangd reads the flags, not the binary)
-	arch     string // --cuda-gpu-arch for every .cu file, e.g. sm_90 ("": the newest real arch the action builds)
+	execRoot   string // the entries' directory: Bazel's execution root
+	outputBase string // Bazel's output base: external/REPO paths are made absolute under it
+	clang      string // the compiler named in the entries (clangd reads the flags, not the binary)
+	arch       string // --cuda-gpu-arch for every .cu file, e.g. sm_90 ("": the newest real arch the action builds, at most maxArch)
+	maxArch    int    // the newest arch the default picks, e.g. 86 (clangd 14 knows up to sm_86)
 }
 
 var gencodeSMRE = regexp.MustCompile(`code=\[?(?:[a-z_0-9]+,)*sm_(\d+a?)`)
@@ -66,7 +68,7 @@ func translateNvcc(a action, o options) (entry, error) {
 	}
 	nvcc := args[0]
 	// nvcc is TOOLKIT/bin/nvcc: clang's --cuda-path is TOOLKIT.
-	cudaPath := path.Dir(path.Dir(nvcc))
+	cudaPath := o.abs(path.Dir(path.Dir(nvcc)))
 	if !path.IsAbs(cudaPath) {
 		cudaPath = path.Join(o.execRoot, cudaPath)
 	}
@@ -133,7 +135,7 @@ func translateNvcc(a action, o options) (entry, error) {
 	}
 	arch := o.arch
 	if arch == "" {
-		arch = newest(archs)
+		arch = newest(archs, o.maxArch)
 	}
 	language := "cuda"
 	if ext := path.Ext(src); ext != ".cu" && ext != ".cuh" {
@@ -152,7 +154,9 @@ func translateNvcc(a action, o options) (entry, error) {
 	if !hasStd(flags) {
 		cmd = append(cmd, "-std=c++17") // nvcc's default dialect
 	}
-	cmd = append(cmd, flags...)
+	for _, f := range flags {
+		cmd = append(cmd, o.abs(f))
+	}
 	cmd = append(cmd, "-c", src)
 	if out != "" {
 		cmd = append(cmd, "-o", out)
@@ -169,17 +173,38 @@ func hasStd(flags []string) bool {
 	return false
 }
 
-// newest returns the highest sm_XY of archs ("" for none).
-func newest(archs []string) string {
-	best, bestN := "", -1
+// newest returns the highest sm_XY of archs, clamped to sm_max when max > 0 ("" for none).
+func newest(archs []string, max int) string {
+	bestN := -1
 	for _, a := range archs {
 		var n int
 		fmt.Sscanf(strings.TrimPrefix(a, "sm_"), "%d", &n)
+		if max > 0 && n > max {
+			n = max
+		}
 		if n > bestN {
-			best, bestN = strings.TrimSuffix(a, "a"), n
+			bestN = n
 		}
 	}
-	return best
+	if bestN < 0 {
+		return ""
+	}
+	return fmt.Sprintf("sm_%d", bestN)
+}
+
+// abs makes a path into an external repository (external/REPO/..., also after -I, -isystem's
+// value, --sysroot=) absolute under the output base: the execution root holds links only to the
+// repositories that its last build used.
+func (o options) abs(arg string) string {
+	if o.outputBase == "" {
+		return arg
+	}
+	for _, prefix := range []string{"", "-I", "-iquote", "--sysroot=", "-isysroot"} {
+		if strings.HasPrefix(arg, prefix+"external/") {
+			return prefix + path.Join(o.outputBase, strings.TrimPrefix(arg, prefix))
+		}
+	}
+	return arg
 }
 
 // translateCpp keeps a CppCompile action (a cc_library's C or C++ file) as it is, less the
@@ -200,7 +225,7 @@ func translateCpp(a action, o options) (entry, error) {
 			cmd = append(cmd, "-o", out)
 		case gccOnly[a]:
 		default:
-			cmd = append(cmd, a)
+			cmd = append(cmd, o.abs(a))
 		}
 	}
 	if src == "" {
@@ -246,7 +271,7 @@ func translateCgo(a action, o options) []entry {
 		var keep []string
 		for _, f := range cmd {
 			if !gccOnly[f] {
-				keep = append(keep, f)
+				keep = append(keep, o.abs(f))
 			}
 		}
 		entries = append(entries, entry{Directory: o.execRoot, File: s, Arguments: append(keep, "-c", s)})

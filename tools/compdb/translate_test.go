@@ -9,19 +9,19 @@ import (
 func TestTranslateNvcc(t *testing.T) {
 	a := action{Mnemonic: "NvccCompile", Arguments: []string{
 		"external/cuda_nvcc/bin/nvcc", "-x", "cu", "-c", "ops/x/x.cu", "-o", "bazel-out/k8-opt/bin/ops/x/_objs/x.o",
-		"-ccbin", "/usr/bin/gcc", "-Xcompiler", "--sysroot=external/sysroot", "-Xcompiler", "-fPIC", "-objtemp",
+		"-ccbin", "/usr/bin/gcc", "-Xcompiler", "--sysroot=/ob/external/sysroot", "-Xcompiler", "-fPIC", "-objtemp",
 		"-Xcudafe", "--orig_src_path_name=ops/x/x.cu",
 		"-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90",
 		"-O3", "-lineinfo", "-rdc=true", "--use_fast_math", "-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin",
 		"-isystem", "external/cuda_cudart/include", "--expt-relaxed-constexpr", "-Xptxas", "-v",
 	}}
-	e, err := translateNvcc(a, options{execRoot: "/exec", clang: "clang++"})
+	e, err := translateNvcc(a, options{execRoot: "/exec", outputBase: "/ob", clang: "clang++", maxArch: 86})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"clang++", "-x", "cuda", "--cuda-path=/exec/external/cuda_nvcc", "--no-cuda-version-check", "-nocudalib",
-		"--cuda-gpu-arch=sm_90", "-fgpu-rdc", "-std=c++17", "--sysroot=external/sysroot", "-fPIC", "-O3", "-ffast-math",
-		"-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin", "-isystem", "external/cuda_cudart/include",
+	want := []string{"clang++", "-x", "cuda", "--cuda-path=/ob/external/cuda_nvcc", "--no-cuda-version-check", "-nocudalib",
+		"--cuda-gpu-arch=sm_86", "-fgpu-rdc", "-std=c++17", "--sysroot=/ob/external/sysroot", "-fPIC", "-O3", "-ffast-math",
+		"-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin", "-isystem", "/ob/external/cuda_cudart/include",
 		"-c", "ops/x/x.cu", "-o", "bazel-out/k8-opt/bin/ops/x/_objs/x.o"}
 	if !slices.Equal(e.Arguments, want) {
 		t.Errorf("arguments:\n got %q\nwant %q", e.Arguments, want)
