@@ -5,6 +5,7 @@ go 1.24.12
 require (
 	github.com/bazelbuild/bazel-gazelle v0.54.0
 	github.com/bazelbuild/buildtools v0.0.0-20250930140053-2eb4fccefb52
+	github.com/x448/float16 v0.8.4
 	gonum.org/v1/plot v0.16.0
 	gorgonia.org/cu v0.9.6
 )

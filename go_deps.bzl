@@ -20,6 +20,12 @@ def go_dependencies():
         version = "v0.9.1",
     )
     go_repository(
+        name = "com_github_x448_float16",
+        importpath = "github.com/x448/float16",
+        sum = "h1:qLwI1I70+NjRFUR3zs1JPUCgaCXSh3SW62uAKT1mSBM=",
+        version = "v0.8.4",
+    )
+    go_repository(
         name = "org_gorgonia_cu",
         importpath = "gorgonia.org/cu",
         # Links the driver API through a stub, not -lcuda (see third_party/gorgonia_cu).
