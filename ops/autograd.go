@@ -11,6 +11,9 @@ type node struct {
 	name     string
 	inputs   []*Tensor
 	backward func(g *Tensor) ([]*Tensor, error) // one gradient (or nil) per input
+	// ctx is the forward call's context (nil for views and copies): the
+	// sums of gradients for the inputs are computed with it.
+	ctx context.Context
 }
 
 func anyRequiresGrad(ts []*Tensor) bool {
@@ -171,7 +174,11 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 					u.node.name, gj, j, in.shape, in.dtype, in.device)
 			}
 			if prev := grads[in]; prev != nil {
-				if gj, err = axpbyOp.call(context.Background(), op, []*Tensor{prev, gj}, []float64{1, 1}, false); err != nil {
+				ctx := u.node.ctx
+				if ctx == nil {
+					ctx = context.Background()
+				}
+				if gj, err = axpbyOp.call(ctx, op, []*Tensor{prev, gj}, []float64{1, 1}, false); err != nil {
 					return err
 				}
 			}

@@ -52,8 +52,8 @@ func init() {
 		Name:  "Scale",
 		Args:  []Arg{{"x", KindTensor}, {"s", KindScalar}},
 		Shape: sameShape("x"),
-		Backward: func(g *Tensor, _ []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
-			gx, err := scale(g, sc[0])
+		BackwardContext: func(ctx context.Context, g *Tensor, _ []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
+			gx, err := scale(ctx, g, sc[0])
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(scaleCPU[float32], scaleCPU[float64]),
@@ -61,11 +61,11 @@ func init() {
 }
 
 // scale returns s*x (x itself when s == 1).
-func scale(x *Tensor, s float64) (*Tensor, error) {
+func scale(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
 	if s == 1 {
 		return x, nil
 	}
-	return scaleOp.Call([]*Tensor{x}, []float64{s})
+	return scaleOp.CallContext(ctx, []*Tensor{x}, []float64{s})
 }
 
 func scaleCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
@@ -91,12 +91,12 @@ func init() {
 		Name:  "Axpby",
 		Args:  []Arg{{"a", KindScalar}, {"x", KindTensor}, {"b", KindScalar}, {"y", KindTensor}},
 		Shape: sameShape("x", "y"),
-		Backward: func(g *Tensor, _ []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
-			gx, err := scale(g, sc[0])
+		BackwardContext: func(ctx context.Context, g *Tensor, _ []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
+			gx, err := scale(ctx, g, sc[0])
 			if err != nil {
 				return nil, err
 			}
-			gy, err := scale(g, sc[1])
+			gy, err := scale(ctx, g, sc[1])
 			return []*Tensor{gx, gy}, err
 		},
 		CPU: byDType(axpbyCPU[float32], axpbyCPU[float64]),
@@ -139,8 +139,8 @@ func init() {
 		Name:  "Polynomial",
 		Args:  []Arg{{"x", KindTensor}, {"a", KindScalar}, {"b", KindScalar}, {"c", KindScalar}, {"d", KindScalar}},
 		Shape: sameShape("x"),
-		Backward: func(g *Tensor, in []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
-			gx, err := PolynomialBackward(g, in[0], sc[0], sc[1], sc[2])
+		BackwardContext: func(ctx context.Context, g *Tensor, in []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
+			gx, err := PolynomialBackwardContext(ctx, g, in[0], sc[0], sc[1], sc[2])
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(polynomialCPU[float32], polynomialCPU[float64]),

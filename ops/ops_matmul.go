@@ -24,7 +24,7 @@ func init() {
 			}
 			return []int{a.shape[0], b.shape[1]}, nil
 		},
-		Backward: func(g *Tensor, in []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
+		BackwardContext: func(ctx context.Context, g *Tensor, in []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
 			// dA = g·Bᵀ, dB = Aᵀ·g, with transposes as strided views.
 			bt, err := in[1].Transpose(0, 1)
 			if err != nil {
@@ -34,11 +34,11 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			ga, err := MatMul(g, bt)
+			ga, err := MatMulContext(ctx, g, bt)
 			if err != nil {
 				return nil, err
 			}
-			gb, err := MatMul(at, g)
+			gb, err := MatMulContext(ctx, at, g)
 			return []*Tensor{ga, gb}, err
 		},
 		CPU: byDType(matMulCPU[float32], matMulCPU[float64]),

@@ -18,8 +18,8 @@ func init() {
 		Name:  "Norm",
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: func([]*Tensor, []float64) ([]int, error) { return []int{}, nil },
-		Backward: func(g *Tensor, in []*Tensor, _ []float64, out *Tensor) ([]*Tensor, error) {
-			gx, err := normBackwardOp.Call([]*Tensor{g, in[0], out}, nil)
+		BackwardContext: func(ctx context.Context, g *Tensor, in []*Tensor, _ []float64, out *Tensor) ([]*Tensor, error) {
+			gx, err := normBackwardOp.CallContext(ctx, []*Tensor{g, in[0], out}, nil)
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(normCPU[float32], normCPU[float64]),
@@ -137,8 +137,8 @@ func init() {
 			}
 			return slices.Clone(in[0].shape), nil
 		},
-		Backward: func(g *Tensor, _ []*Tensor, _ []float64, out *Tensor) ([]*Tensor, error) {
-			gx, err := rowSoftmaxBackwardOp.Call([]*Tensor{g, out}, nil)
+		BackwardContext: func(ctx context.Context, g *Tensor, _ []*Tensor, _ []float64, out *Tensor) ([]*Tensor, error) {
+			gx, err := rowSoftmaxBackwardOp.CallContext(ctx, []*Tensor{g, out}, nil)
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(rowSoftmaxCPU[float32], rowSoftmaxCPU[float64]),

@@ -55,13 +55,24 @@ type ShapeFunc func(in []*Tensor, scalars []float64) ([]int, error)
 // compute them with ops, so they run on the tensors' device.
 type BackwardFunc func(gradOut *Tensor, in []*Tensor, scalars []float64, out *Tensor) ([]*Tensor, error)
 
+// BackwardContextFunc is a BackwardFunc that also gets the context of the
+// forward call (without its cancellation): it should call the ...Context
+// variants of ops (Op.CallContext) with it, so the backward ops run where
+// the forward op ran (with ops/cuda, on the forward's stream), like
+// PyTorch's autograd, which runs each backward op on its forward op's
+// stream.
+type BackwardContextFunc func(ctx context.Context, gradOut *Tensor, in []*Tensor, scalars []float64, out *Tensor) ([]*Tensor, error)
+
 // OpDef defines an op for RegisterOp.
 type OpDef struct {
 	Name     string       // unique name, e.g. "Axpby"; used in messages and by RegisterKernel
 	Args     []Arg        // schema; at least one tensor argument
 	Shape    ShapeFunc    // required: op-specific checks and output shape
 	Backward BackwardFunc // optional: nil means the op is not differentiable
-	CPU      Kernel       // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
+	// BackwardContext is Backward with the forward call's context; when
+	// set, it is used instead of Backward.
+	BackwardContext BackwardContextFunc
+	CPU             Kernel // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
 }
 
 // Op is a registered op. Its methods are safe for concurrent use.
@@ -251,7 +262,7 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, sc []float64, 
 		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, first.device, err)
 	}
 	if record && anyRequiresGrad(ts) {
-		o.recordNode(out, ts, sc)
+		o.recordNode(ctx, out, ts, sc)
 	}
 	return out, nil
 }
@@ -325,9 +336,17 @@ func (o *Op) outputShape(name string, ts []*Tensor, sc []float64) ([]int, error)
 
 // recordNode makes out an autograd node over the inputs: its backward runs the op's Backward on
 // detached copies of the inputs and of out.
-func (o *Op) recordNode(out *Tensor, ts []*Tensor, sc []float64) {
-	ins, scs, bw := slices.Clone(ts), slices.Clone(sc), o.def.Backward
-	out.node = &node{name: o.def.Name, inputs: ins, backward: func(g *Tensor) ([]*Tensor, error) {
+func (o *Op) recordNode(ctx context.Context, out *Tensor, ts []*Tensor, sc []float64) {
+	ins, scs := slices.Clone(ts), slices.Clone(sc)
+	bw := o.def.BackwardContext
+	if bw == nil && o.def.Backward != nil {
+		b := o.def.Backward
+		bw = func(_ context.Context, g *Tensor, in []*Tensor, sc []float64, out *Tensor) ([]*Tensor, error) {
+			return b(g, in, sc, out)
+		}
+	}
+	ctx = context.WithoutCancel(ctx)
+	out.node = &node{name: o.def.Name, inputs: ins, ctx: ctx, backward: func(g *Tensor) ([]*Tensor, error) {
 		if bw == nil {
 			return nil, opErr(o.def.Name, "", ErrGrad, "backward is not implemented")
 		}
@@ -335,7 +354,7 @@ func (o *Op) recordNode(out *Tensor, ts []*Tensor, sc []float64) {
 		for i, t := range ins {
 			det[i] = t.Detach()
 		}
-		return bw(g, det, scs, out.Detach())
+		return bw(ctx, g, det, scs, out.Detach())
 	}}
 	out.requiresGrad.Store(true)
 }

@@ -105,7 +105,7 @@ func (s *Stream) WaitEvent(e *Event) error {
 	if s.device != e.device {
 		return fmt.Errorf("cuda: WaitEvent: event of cuda:%d, stream %v: %w", e.device, s, ops.ErrDevice)
 	}
-	return check(fmt.Sprintf("waiting on %v for an event", s), C.opscuda_stream_wait_event(C.int(s.device), s.h, e.h))
+	return check(fmt.Sprintf("waiting on %v for an event", s), C.opscuda_stream_wait_event(C.int(s.device), s.touch(), e.h))
 }
 
 // Elapsed returns the device time between two recorded timing events of

@@ -35,6 +35,7 @@ type Graph struct {
 	kept     []*Storage        // storages the replays use that the pool does not own
 	keptSet  map[*Storage]bool // the same, as a set
 	waitFor  []*Stream         // the streams of kept storages, waited for by Replay
+	waited   []uint64          // each waitFor stream's seq at Replay's last wait for it
 	deferred []*Storage        // releases deferred until the capture ends
 }
 
@@ -99,7 +100,10 @@ func (g *Graph) Stream() *Stream { return g.s }
 // Replay runs the captured ops again on the graph's stream, after the work
 // queued so far on the streams of its inputs. It returns once the replay
 // is queued; read the outputs as usual (ops and copies wait for it) or
-// Synchronize the stream.
+// Synchronize the stream. An input stream on which nothing was queued
+// since the last Replay (by this package, or by kernels launched on its
+// Handle, NewLaunch or LaunchStream) is not waited for again: the earlier
+// wait orders this replay already.
 func (g *Graph) Replay() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -109,12 +113,17 @@ func (g *Graph) Replay() error {
 	if g.s.closed.Load() {
 		return fmt.Errorf("cuda: Graph.Replay: its stream %v: %w", g.s, ErrClosed)
 	}
-	for _, w := range g.waitFor {
+	for i, w := range g.waitFor {
+		seq := w.seq.Load()
+		if g.waited[i] == seq && seq != 0 {
+			continue
+		}
 		if err := g.s.WaitStream(w); err != nil {
 			return err
 		}
+		g.waited[i] = seq
 	}
-	return check(fmt.Sprintf("launching a graph on %v", g.s), C.opscuda_graph_launch(C.int(g.device), g.exec, g.s.h))
+	return check(fmt.Sprintf("launching a graph on %v", g.s), C.opscuda_graph_launch(C.int(g.device), g.exec, g.s.touch()))
 }
 
 // Close waits for the graph's replays, destroys it and returns its private
@@ -143,7 +152,7 @@ func (g *Graph) Close() error {
 func (g *Graph) releaseKept() error {
 	g.mu.Lock()
 	kept := g.kept
-	g.kept, g.keptSet, g.waitFor = nil, nil, nil
+	g.kept, g.keptSet, g.waitFor, g.waited = nil, nil, nil, nil
 	g.mu.Unlock()
 	var err error
 	for _, st := range kept {
@@ -235,6 +244,7 @@ func (g *Graph) keep(st *Storage) {
 			}
 		}
 		g.waitFor = append(g.waitFor, w)
+		g.waited = append(g.waited, 0)
 	}
 }
 

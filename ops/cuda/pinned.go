@@ -198,7 +198,7 @@ func CopyToDeviceAsync(ctx context.Context, dst *ops.Tensor, src *Pinned) error 
 		return err
 	}
 	bytes := dst.Numel() * st.dtype.Size()
-	if code := C.opscuda_copy_async(C.int(st.device), s.h, st.at(dst.Offset()), src.p, C.ulonglong(bytes), 1); code != 0 {
+	if code := C.opscuda_copy_async(C.int(st.device), s.touch(), st.at(dst.Offset()), src.p, C.ulonglong(bytes), 1); code != 0 {
 		return check(fmt.Sprintf("%s of %d bytes on %v", op, bytes, s), code)
 	}
 	if s.capturing() != nil {
@@ -227,7 +227,7 @@ func CopyToHostAsync(ctx context.Context, dst *Pinned, src *ops.Tensor) error {
 		return err
 	}
 	bytes := src.Numel() * st.dtype.Size()
-	if code := C.opscuda_copy_async(C.int(st.device), s.h, st.at(src.Offset()), dst.p, C.ulonglong(bytes), 0); code != 0 {
+	if code := C.opscuda_copy_async(C.int(st.device), s.touch(), st.at(src.Offset()), dst.p, C.ulonglong(bytes), 0); code != 0 {
 		return check(fmt.Sprintf("%s of %d bytes on %v", op, bytes, s), code)
 	}
 	if s.capturing() != nil {

@@ -55,7 +55,7 @@ func (s *Storage) at(off int) C.opscuda_dptr {
 }
 
 // queue returns the C handle of the storage's stream.
-func (s *Storage) queue() C.opscuda_stream { return s.stream.effective().h }
+func (s *Storage) queue() C.opscuda_stream { return s.stream.effective().touch() }
 
 // RecordStream tells the allocator that t's memory is used by work queued
 // on s, a stream other than its own (for kernels launched outside this

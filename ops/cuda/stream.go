@@ -27,6 +27,16 @@ type Stream struct {
 	closed atomic.Bool
 	// graph is the graph being captured on the stream, if any.
 	graph atomic.Pointer[Graph]
+	// seq counts the times work was queued on the stream (kernels, copies,
+	// waits, handles given out): Graph.Replay skips waiting for a stream
+	// whose count has not changed since its last wait.
+	seq atomic.Uint64
+}
+
+// touch notes that work is about to be queued on s and returns its handle.
+func (s *Stream) touch() C.opscuda_stream {
+	s.seq.Add(1)
+	return s.h
 }
 
 var defaults [maxDevices]atomic.Pointer[Stream]
@@ -101,8 +111,10 @@ func (s *Stream) IsDefault() bool { return s.h == 0 }
 
 // Handle returns the stream's cudaStream_t for kernels launched outside
 // this package: 0 for the default stream, which a launch compiled with
-// nvcc's default --default-stream=legacy takes as the legacy default stream.
-func (s *Stream) Handle() uintptr { return uintptr(s.h) }
+// nvcc's default --default-stream=legacy (and the driver API) takes as the
+// legacy default stream. Once s is closed it is the default stream's, where
+// the work of s's tensors goes then.
+func (s *Stream) Handle() uintptr { return uintptr(s.effective().touch()) }
 
 // String returns "cuda:N/default" or "cuda:N/0x...".
 func (s *Stream) String() string {
@@ -174,7 +186,7 @@ func (s *Stream) WaitStream(other *Stream) error {
 		return err
 	}
 	defer putEvent(s.device, e)
-	return check(fmt.Sprintf("ordering %v after %v", s, other), C.opscuda_stream_wait_stream(C.int(s.device), s.h, other.h, e))
+	return check(fmt.Sprintf("ordering %v after %v", s, other), C.opscuda_stream_wait_stream(C.int(s.device), s.touch(), other.h, e))
 }
 
 // Synchronize waits until the work queued on s so far has completed, or

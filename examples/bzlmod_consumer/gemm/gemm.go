@@ -12,6 +12,7 @@ package gemm
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -39,7 +40,8 @@ func init() {
 			}
 			return []int{a[0], b[1]}, nil
 		},
-		Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		// With the forward's context: on a GPU, the backward runs on the forward's stream.
+		BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
 			bt, err := in[1].Transpose(0, 1)
 			if err != nil {
 				return nil, err
@@ -48,11 +50,11 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			ga, err := Gemm(g, bt)
+			ga, err := GemmContext(ctx, g, bt)
 			if err != nil {
 				return nil, err
 			}
-			gb, err := Gemm(at, g)
+			gb, err := GemmContext(ctx, at, g)
 			return []*ops.Tensor{ga, gb}, err
 		},
 		CPU: gemmCPU,
@@ -66,36 +68,9 @@ func Gemm(a, b *ops.Tensor) (*ops.Tensor, error) {
 	return gemmOp.Call([]*ops.Tensor{a, b}, nil)
 }
 
-// contiguous returns the tensors as contiguous tensors (themselves where they already are) and
-// a function that frees the copies it made.
-func contiguous(in []*ops.Tensor) ([]*ops.Tensor, func(), error) {
-	out := make([]*ops.Tensor, len(in))
-	release := func() {
-		for i, t := range out {
-			if t != nil && t != in[i] {
-				t.Free()
-			}
-		}
-	}
-	for i, t := range in {
-		c, err := t.Contiguous()
-		if err != nil {
-			release()
-			return nil, nil, err
-		}
-		out[i] = c
-	}
-	return out, release, nil
-}
-
-// host returns the n elements of a contiguous CPU tensor from its offset.
-func host[T float32 | float64](t *ops.Tensor, n int) []T {
-	s := t.Storage().(*ops.CPUStorage)
-	var all any = s.Float64()
-	if t.DType() == ops.Float32 {
-		all = s.Float32()
-	}
-	return all.([]T)[t.Offset() : t.Offset()+n]
+// GemmContext is Gemm queued where ctx says (with ops/cuda, on the stream of cuda.WithStream).
+func GemmContext(ctx context.Context, a, b *ops.Tensor) (*ops.Tensor, error) {
+	return gemmOp.CallContext(ctx, []*ops.Tensor{a, b}, nil)
 }
 
 // gemmRows computes c = a*b row by row, summing in float64 whatever T is.
@@ -117,51 +92,33 @@ func gemmRows[T float32 | float64](c, a, b []T, m, n, k int) {
 
 // gemmCPU is Gemm's CPU kernel: out is fresh and contiguous; a and b may be any views.
 func gemmCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	in, release, err := contiguous(in)
+	in, release, err := ops.ContiguousAll(context.Background(), in...)
 	if err != nil {
 		return err
 	}
 	defer release()
 	m, k, n := in[0].Shape()[0], in[0].Shape()[1], in[1].Shape()[1]
 	if out.DType() == ops.Float32 {
-		gemmRows(host[float32](out, m*n), host[float32](in[0], m*k), host[float32](in[1], k*n), m, n, k)
+		gemmRows(ops.HostView[float32](out), ops.HostView[float32](in[0]), ops.HostView[float32](in[1]), m, n, k)
 	} else {
-		gemmRows(host[float64](out, m*n), host[float64](in[0], m*k), host[float64](in[1], k*n), m, n, k)
+		gemmRows(ops.HostView[float64](out), ops.HostView[float64](in[0]), ops.HostView[float64](in[1]), m, n, k)
 	}
 	return nil
 }
 
-// devicePtr returns the device address of a contiguous CUDA tensor's first element.
-func devicePtr(t *ops.Tensor) (C.ulonglong, error) {
-	s, ok := t.Storage().(*cuda.Storage)
-	if !ok {
-		return 0, fmt.Errorf("gemm: CUDA kernel got %T storage, expected *cuda.Storage", t.Storage())
-	}
-	return C.ulonglong(s.Ptr() + uintptr(t.Offset()*t.DType().Size())), nil
-}
-
-// gemmCUDA is Gemm's CUDA kernel: cuBLAS on the device addresses, queued on the device's legacy
-// default stream like the library's own kernels, so it is ordered with them and with the copies
-// of ops.Tensor.To.
+// gemmCUDA is Gemm's CUDA kernel: cuBLAS on the device addresses from cuda.NewLaunch (a and b
+// made contiguous), queued on the output's stream (the one the op was called with).
 func gemmCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	in, release, err := contiguous(in)
+	l, err := cuda.NewLaunch(out, in[0], in[1])
 	if err != nil {
 		return err
 	}
-	defer release() // stream-ordered frees: safe with the GEMM still queued
-	var ptrs [3]C.ulonglong
-	for i, t := range []*ops.Tensor{in[0], in[1], out} {
-		if ptrs[i], err = devicePtr(t); err != nil {
-			return err
-		}
-	}
-	dtype := C.int(0)
-	if out.DType() == ops.Float64 {
-		dtype = 1
-	}
 	m, k, n := in[0].Shape()[0], in[0].Shape()[1], in[1].Shape()[1]
-	if code := C.gemm_cublas(C.int(out.Device().Index), dtype, ptrs[0], ptrs[1], ptrs[2], C.int(m), C.int(n), C.int(k)); code != 0 {
+	code := C.gemm_cublas(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
+		C.ulonglong(l.In[0]), C.ulonglong(l.In[1]), C.ulonglong(l.Out), C.int(m), C.int(n), C.int(k))
+	if code < 0 {
+		_ = l.Done("", 0)
 		return fmt.Errorf("gemm: cuBLAS GEMM on %v: %s", out.Device(), C.GoString(C.gemm_error_name(code)))
 	}
-	return nil
+	return l.Done("gemm (cuBLAS)", int(code))
 }

@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -200,5 +201,77 @@ func TestGemmBadInput(t *testing.T) {
 	}
 	if _, err := Gemm(nil, b64); !errors.Is(err, ops.ErrNil) {
 		t.Errorf("Gemm(nil, b) = %v, want ErrNil", err)
+	}
+}
+
+// TestGemmOnStream runs Gemm (cuBLAS) on a non-blocking stream chosen with cuda.WithStream, on inputs
+// made on the default stream, and its backward (which runs on the forward's stream), against the
+// same computation on the CPU.
+func TestGemmOnStream(t *testing.T) {
+	if ok, err := cuda.Available(); !ok {
+		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
+	}
+	s, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := cuda.WithStream(context.Background(), s)
+	// run computes f's output and the gradients of its L2 norm with respect to the inputs.
+	run := func(ctx context.Context, dev ops.Device, in []*ops.Tensor) (out []float64, grads [][]float64) {
+		t.Helper()
+		var ds []*ops.Tensor
+		for _, x := range in {
+			d, err := x.To(dev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d = d.Detach()
+			if err := d.SetRequiresGrad(true); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds, d)
+		}
+		y, err := GemmContext(ctx, ds[0], ds[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, ok := y.Storage().(*cuda.Storage); ok && st.Stream() != cuda.StreamFrom(ctx, 0) {
+			t.Fatalf("output on %v, want %v", st.Stream(), cuda.StreamFrom(ctx, 0))
+		}
+		n, err := ops.NormContext(ctx, y)
+		if err == nil {
+			err = n.Backward()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err = y.Float64s(); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			g, err := d.Grad().Float64s()
+			if err != nil {
+				t.Fatal(err)
+			}
+			grads = append(grads, g)
+		}
+		return out, grads
+	}
+	a, b := operands(t, 31, ops.Float64, 65, 33, 17, true)
+	in := []*ops.Tensor{a, b}
+	gotY, gotG := run(ctx, ops.CUDA(0), in)
+	wantY, wantG := run(context.Background(), ops.CPU, in)
+	near := func(what string, got, want []float64) {
+		t.Helper()
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+				t.Fatalf("%s[%d] = %v on the GPU, %v on the CPU", what, i, got[i], want[i])
+			}
+		}
+	}
+	near("output", gotY, wantY)
+	for i := range wantG {
+		near(fmt.Sprintf("gradient %d", i), gotG[i], wantG[i])
 	}
 }

@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include "leakyrelu/leakyrelu.h"
+#include "ops/cuda/csrc/opscuda.h"
 
 namespace {
 
@@ -39,36 +40,38 @@ cudaError_t grid_for(int device, long long n, unsigned* blocks) {
 
 }  // namespace
 
-extern "C" int leakyrelu_forward(int device, int dtype, unsigned long long x, unsigned long long y,
-                                 long long n, double slope) {
+extern "C" int leakyrelu_forward(unsigned long long stream, int device, int dtype,
+                                 unsigned long long x, unsigned long long y, long long n,
+                                 double slope) {
   unsigned blocks;
   cudaError_t err = grid_for(device, n, &blocks);
   if (err != cudaSuccess || blocks == 0) return (int)err;
-  if (dtype == 0) {
-    forward_kernel<float><<<blocks, 256, 0, cudaStreamLegacy>>>((const float*)x, (float*)y, n,
-                                                                (float)slope);
+  cudaStream_t s = stream == 0 ? cudaStreamLegacy : (cudaStream_t)stream;
+  if (dtype == OPSCUDA_FLOAT32) {
+    forward_kernel<float><<<blocks, 256, 0, s>>>((const float*)x, (float*)y, n, (float)slope);
+  } else if (dtype == OPSCUDA_FLOAT64) {
+    forward_kernel<double><<<blocks, 256, 0, s>>>((const double*)x, (double*)y, n, slope);
   } else {
-    forward_kernel<double><<<blocks, 256, 0, cudaStreamLegacy>>>((const double*)x, (double*)y, n,
-                                                                 slope);
+    return (int)cudaErrorInvalidValue;
   }
   return (int)cudaGetLastError();
 }
 
-extern "C" int leakyrelu_backward(int device, int dtype, unsigned long long g, unsigned long long x,
-                                  unsigned long long gx, long long n, double slope) {
+extern "C" int leakyrelu_backward(unsigned long long stream, int device, int dtype,
+                                  unsigned long long g, unsigned long long x, unsigned long long gx,
+                                  long long n, double slope) {
   unsigned blocks;
   cudaError_t err = grid_for(device, n, &blocks);
   if (err != cudaSuccess || blocks == 0) return (int)err;
-  if (dtype == 0) {
-    backward_kernel<float><<<blocks, 256, 0, cudaStreamLegacy>>>(
+  cudaStream_t s = stream == 0 ? cudaStreamLegacy : (cudaStream_t)stream;
+  if (dtype == OPSCUDA_FLOAT32) {
+    backward_kernel<float><<<blocks, 256, 0, s>>>(
         (const float*)g, (const float*)x, (float*)gx, n, (float)slope);
-  } else {
-    backward_kernel<double><<<blocks, 256, 0, cudaStreamLegacy>>>(
+  } else if (dtype == OPSCUDA_FLOAT64) {
+    backward_kernel<double><<<blocks, 256, 0, s>>>(
         (const double*)g, (const double*)x, (double*)gx, n, slope);
+  } else {
+    return (int)cudaErrorInvalidValue;
   }
   return (int)cudaGetLastError();
-}
-
-extern "C" const char* leakyrelu_error_name(int code) {
-  return cudaGetErrorName((cudaError_t)code);
 }

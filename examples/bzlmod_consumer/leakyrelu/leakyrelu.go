@@ -13,6 +13,7 @@ package leakyrelu
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -36,8 +37,9 @@ func init() {
 			return in[0].Shape(), nil
 		},
 		// dy/dx = 1 where x > 0, slope elsewhere: the backward op, on the tensors' device.
-		Backward: func(g *ops.Tensor, in []*ops.Tensor, sc []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-			gx, err := LeakyReluBackward(g, in[0], sc[0])
+		// With the forward's context: on a GPU, the backward runs on the forward's stream.
+		BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, sc []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+			gx, err := leakyReluBackwardOp.CallContext(ctx, []*ops.Tensor{g, in[0]}, sc)
 			return []*ops.Tensor{gx}, err
 		},
 		CPU: forwardCPU,
@@ -56,8 +58,8 @@ func init() {
 			return in[0].Shape(), nil
 		},
 		// Linear in g (the same mask again); piecewise constant in x, so x gets no gradient.
-		Backward: func(gg *ops.Tensor, in []*ops.Tensor, sc []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-			ggx, err := LeakyReluBackward(gg, in[1], sc[0])
+		BackwardContext: func(ctx context.Context, gg *ops.Tensor, in []*ops.Tensor, sc []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+			ggx, err := leakyReluBackwardOp.CallContext(ctx, []*ops.Tensor{gg, in[1]}, sc)
 			return []*ops.Tensor{ggx, nil}, err
 		},
 		CPU: backwardCPU,
@@ -80,42 +82,16 @@ func LeakyRelu(x *ops.Tensor, slope float64) (*ops.Tensor, error) {
 	return leakyReluOp.Call([]*ops.Tensor{x}, []float64{slope})
 }
 
+// LeakyReluContext is LeakyRelu queued where ctx says (with ops/cuda, on the stream of
+// cuda.WithStream).
+func LeakyReluContext(ctx context.Context, x *ops.Tensor, slope float64) (*ops.Tensor, error) {
+	return leakyReluOp.CallContext(ctx, []*ops.Tensor{x}, []float64{slope})
+}
+
 // LeakyReluBackward returns g where x > 0 and slope*g elsewhere: the gradient of LeakyRelu(x,
 // slope) given the output gradient g. g and x must have one shape, device and dtype.
 func LeakyReluBackward(g, x *ops.Tensor, slope float64) (*ops.Tensor, error) {
 	return leakyReluBackwardOp.Call([]*ops.Tensor{g, x}, []float64{slope})
-}
-
-// contiguous returns the tensors as contiguous tensors (themselves where they already are) and
-// a function that frees the copies it made.
-func contiguous(in []*ops.Tensor) ([]*ops.Tensor, func(), error) {
-	out := make([]*ops.Tensor, len(in))
-	release := func() {
-		for i, t := range out {
-			if t != nil && t != in[i] {
-				t.Free()
-			}
-		}
-	}
-	for i, t := range in {
-		c, err := t.Contiguous()
-		if err != nil {
-			release()
-			return nil, nil, err
-		}
-		out[i] = c
-	}
-	return out, release, nil
-}
-
-// host returns the n elements of a contiguous CPU tensor from its offset.
-func host[T float32 | float64](t *ops.Tensor, n int) []T {
-	s := t.Storage().(*ops.CPUStorage)
-	var all any = s.Float64()
-	if t.DType() == ops.Float32 {
-		all = s.Float32()
-	}
-	return all.([]T)[t.Offset() : t.Offset()+n]
 }
 
 func leakyCPU[T float32 | float64](y, x []T, slope T) {
@@ -140,93 +116,51 @@ func maskCPU[T float32 | float64](gx, g, x []T, slope T) {
 
 // forwardCPU is LeakyRelu's CPU kernel: out is fresh and contiguous; x may be any view.
 func forwardCPU(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	in, release, err := contiguous(in)
+	in, release, err := ops.ContiguousAll(context.Background(), in...)
 	if err != nil {
 		return err
 	}
 	defer release()
-	n := out.Numel()
 	if out.DType() == ops.Float32 {
-		leakyCPU(host[float32](out, n), host[float32](in[0], n), float32(sc[0]))
+		leakyCPU(ops.HostView[float32](out), ops.HostView[float32](in[0]), float32(sc[0]))
 	} else {
-		leakyCPU(host[float64](out, n), host[float64](in[0], n), sc[0])
+		leakyCPU(ops.HostView[float64](out), ops.HostView[float64](in[0]), sc[0])
 	}
 	return nil
 }
 
 // backwardCPU is LeakyReluBackward's CPU kernel.
 func backwardCPU(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	in, release, err := contiguous(in)
+	in, release, err := ops.ContiguousAll(context.Background(), in...)
 	if err != nil {
 		return err
 	}
 	defer release()
-	n := out.Numel()
 	if out.DType() == ops.Float32 {
-		maskCPU(host[float32](out, n), host[float32](in[0], n), host[float32](in[1], n), float32(sc[0]))
+		maskCPU(ops.HostView[float32](out), ops.HostView[float32](in[0]), ops.HostView[float32](in[1]), float32(sc[0]))
 	} else {
-		maskCPU(host[float64](out, n), host[float64](in[0], n), host[float64](in[1], n), sc[0])
+		maskCPU(ops.HostView[float64](out), ops.HostView[float64](in[0]), ops.HostView[float64](in[1]), sc[0])
 	}
 	return nil
 }
 
-// devicePtr returns the device address of a contiguous CUDA tensor's first element.
-func devicePtr(t *ops.Tensor) (C.ulonglong, error) {
-	s, ok := t.Storage().(*cuda.Storage)
-	if !ok {
-		return 0, fmt.Errorf("leakyrelu: CUDA kernel got %T storage, expected *cuda.Storage", t.Storage())
-	}
-	return C.ulonglong(s.Ptr() + uintptr(t.Offset()*t.DType().Size())), nil
-}
-
-func dtypeCode(d ops.DType) C.int {
-	if d == ops.Float64 {
-		return 1
-	}
-	return 0
-}
-
-func launchError(what string, code C.int) error {
-	if code == 0 {
-		return nil
-	}
-	return fmt.Errorf("leakyrelu: launching the %s kernel: %s", what, C.GoString(C.leakyrelu_error_name(code)))
-}
-
-// forwardCUDA is LeakyRelu's CUDA kernel: it passes device addresses to the launcher in
-// leakyrelu.cu. The work is queued on the device's legacy default stream, like the library's own
-// kernels, so it is ordered with them and with the copies of ops.Tensor.To.
+// forwardCUDA is LeakyRelu's CUDA kernel: cuda.NewLaunch gives the output's stream (the one the op
+// was called with), the C ABI's dtype code and the device addresses of x (made contiguous) and out.
 func forwardCUDA(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	in, release, err := contiguous(in)
+	l, err := cuda.NewLaunch(out, in[0])
 	if err != nil {
 		return err
 	}
-	defer release() // stream-ordered frees: safe with the kernel still queued
-	x, err := devicePtr(in[0])
-	if err != nil {
-		return err
-	}
-	y, err := devicePtr(out)
-	if err != nil {
-		return err
-	}
-	return launchError("forward", C.leakyrelu_forward(C.int(out.Device().Index), dtypeCode(out.DType()),
-		x, y, C.longlong(out.Numel()), C.double(sc[0])))
+	return l.Done("leakyrelu forward kernel", int(C.leakyrelu_forward(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
+		C.ulonglong(l.In[0]), C.ulonglong(l.Out), C.longlong(l.N), C.double(sc[0]))))
 }
 
-// backwardCUDA is LeakyReluBackward's CUDA kernel.
+// backwardCUDA is LeakyReluBackward's CUDA kernel (inputs g and x).
 func backwardCUDA(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-	in, release, err := contiguous(in)
+	l, err := cuda.NewLaunch(out, in[0], in[1])
 	if err != nil {
 		return err
 	}
-	defer release()
-	var ptrs [3]C.ulonglong
-	for i, t := range []*ops.Tensor{in[0], in[1], out} {
-		if ptrs[i], err = devicePtr(t); err != nil {
-			return err
-		}
-	}
-	return launchError("backward", C.leakyrelu_backward(C.int(out.Device().Index), dtypeCode(out.DType()),
-		ptrs[0], ptrs[1], ptrs[2], C.longlong(out.Numel()), C.double(sc[0])))
+	return l.Done("leakyrelu backward kernel", int(C.leakyrelu_backward(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
+		C.ulonglong(l.In[0]), C.ulonglong(l.In[1]), C.ulonglong(l.Out), C.longlong(l.N), C.double(sc[0]))))
 }

@@ -6,18 +6,16 @@
 extern "C" {
 #endif
 
-// Queues y[i] = x[i] > 0 ? x[i] : slope*x[i] for n contiguous elements on the legacy default
-// stream of `device`. dtype: 0 float32, 1 float64. x and y are device addresses. Returns a
-// cudaError_t (0: queued).
-int leakyrelu_forward(int device, int dtype, unsigned long long x, unsigned long long y, long long n,
-                      double slope);
+// Queues y[i] = x[i] > 0 ? x[i] : slope*x[i] for n contiguous elements on `stream` (a
+// cudaStream_t; 0: the legacy default stream) of `device`. dtype: OPSCUDA_FLOAT32 or
+// OPSCUDA_FLOAT64 (ops/cuda/csrc/opscuda.h, cuda.DTypeCode). x and y are device addresses.
+// Returns a cudaError_t (0: queued).
+int leakyrelu_forward(unsigned long long stream, int device, int dtype, unsigned long long x,
+                      unsigned long long y, long long n, double slope);
 
 // Queues gx[i] = x[i] > 0 ? g[i] : slope*g[i] (the gradient of LeakyRelu at x, times g).
-int leakyrelu_backward(int device, int dtype, unsigned long long g, unsigned long long x,
-                       unsigned long long gx, long long n, double slope);
-
-// The name of a cudaError_t, e.g. "cudaErrorInvalidValue".
-const char* leakyrelu_error_name(int code);
+int leakyrelu_backward(unsigned long long stream, int device, int dtype, unsigned long long g,
+                       unsigned long long x, unsigned long long gx, long long n, double slope);
 
 #ifdef __cplusplus
 }

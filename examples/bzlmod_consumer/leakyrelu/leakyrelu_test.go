@@ -1,7 +1,9 @@
 package leakyrelu
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -190,5 +192,76 @@ func TestLeakyReluBadInput(t *testing.T) {
 	x.Free()
 	if _, err := LeakyRelu(x, slope); !errors.Is(err, ops.ErrFreed) {
 		t.Errorf("LeakyRelu(freed) = %v, want ErrFreed", err)
+	}
+}
+
+// TestLeakyReluOnStream runs LeakyRelu on a non-blocking stream chosen with cuda.WithStream, on inputs
+// made on the default stream, and its backward (which runs on the forward's stream), against the
+// same computation on the CPU.
+func TestLeakyReluOnStream(t *testing.T) {
+	if ok, err := cuda.Available(); !ok {
+		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
+	}
+	s, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := cuda.WithStream(context.Background(), s)
+	// run computes f's output and the gradients of its L2 norm with respect to the inputs.
+	run := func(ctx context.Context, dev ops.Device, in []*ops.Tensor) (out []float64, grads [][]float64) {
+		t.Helper()
+		var ds []*ops.Tensor
+		for _, x := range in {
+			d, err := x.To(dev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d = d.Detach()
+			if err := d.SetRequiresGrad(true); err != nil {
+				t.Fatal(err)
+			}
+			ds = append(ds, d)
+		}
+		y, err := LeakyReluContext(ctx, ds[0], slope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, ok := y.Storage().(*cuda.Storage); ok && st.Stream() != cuda.StreamFrom(ctx, 0) {
+			t.Fatalf("output on %v, want %v", st.Stream(), cuda.StreamFrom(ctx, 0))
+		}
+		n, err := ops.NormContext(ctx, y)
+		if err == nil {
+			err = n.Backward()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err = y.Float64s(); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ds {
+			g, err := d.Grad().Float64s()
+			if err != nil {
+				t.Fatal(err)
+			}
+			grads = append(grads, g)
+		}
+		return out, grads
+	}
+	in := inputs(t, 9, ops.Float64, 300, 301)[1:] // a transposed view
+	gotY, gotG := run(ctx, ops.CUDA(0), in)
+	wantY, wantG := run(context.Background(), ops.CPU, in)
+	near := func(what string, got, want []float64) {
+		t.Helper()
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+				t.Fatalf("%s[%d] = %v on the GPU, %v on the CPU", what, i, got[i], want[i])
+			}
+		}
+	}
+	near("output", gotY, wantY)
+	for i := range wantG {
+		near(fmt.Sprintf("gradient %d", i), gotG[i], wantG[i])
 	}
 }

@@ -45,8 +45,13 @@ thread_local cudaStream_t t_stream = cudaStreamLegacy;
 
 cudaError_t enter(int device, opscuda_stream s) {
   t_stream = as_stream(s);
-  cudaError_t err = cudaSetDevice(device);
-  if (err != cudaSuccess) return err;
+  // cudaGetDevice reads the thread's current device (no driver call); cudaSetDevice costs about
+  // 0.1 us even when the device is already current, so it is only called when it is not.
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess || current != device) {
+    cudaError_t err = cudaSetDevice(device);
+    if (err != cudaSuccess) return err;
+  }
   (void)cudaGetLastError();
   return cudaSuccess;
 }

@@ -3,7 +3,10 @@
 // PTX text (as nvcc -cubin/-fatbin/-ptx writes them); PTX is compiled by the driver for the GPU at
 // hand. Loading and launching go through the CUDA driver API (gorgonia.org/cu) in the device's
 // primary context, the one the CUDA runtime behind ops/cuda uses, so kernels read and write the
-// memory of CUDA tensors directly and run in order with ops on the legacy default stream.
+// memory of CUDA tensors directly. Kernels launch on the stream chosen with cuda.WithStream
+// (Kernel.LaunchContext) or on a given stream (Kernel.LaunchOn), ordered with ops like an op's
+// kernel: after the work that produced their tensor arguments on other streams, and before the
+// later work of those streams.
 //
 // This package links libcuda, and gorgonia.org/cu's package initialisation exits the process when
 // the driver cannot be initialised (no GPU, no driver). Import it only in programs that require a
@@ -11,6 +14,7 @@
 package inline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -144,22 +148,45 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	return &Kernel{m: m, name: name, fn: fn}, nil
 }
 
-// Launch enqueues the kernel on the stream ops/cuda uses for the module's device (see
-// launchStream: today the legacy default stream), after the work ops/cuda has already enqueued
-// there. Arguments, in the kernel's parameter order:
+// Launch is LaunchContext with context.Background(): it enqueues the kernel on the module's
+// device's default stream.
+func (k *Kernel) Launch(grid, block Dim3, sharedMem int, args ...any) error {
+	return k.LaunchContext(context.Background(), grid, block, sharedMem, args...)
+}
+
+// LaunchContext enqueues the kernel on the stream ctx chooses for the module's device
+// (cuda.WithStream; the device's default stream when ctx names none); see LaunchOn.
+func (k *Kernel) LaunchContext(ctx context.Context, grid, block Dim3, sharedMem int, args ...any) error {
+	return k.LaunchOn(opscuda.StreamFrom(ctx, k.m.device), grid, block, sharedMem, args...)
+}
+
+// LaunchOn enqueues the kernel on stream s of the module's device. Like an op's kernel, the
+// launch waits (on the device) for the work queued so far on the streams of its tensor
+// arguments, their memory is kept until the kernel has run, and the later work of those streams
+// waits for the kernel (it may have written them). Arguments, in the kernel's parameter order:
 //   - *ops.Tensor: a contiguous CUDA tensor on the module's device, passed as a pointer to its
 //     first element (call Contiguous first for views);
 //   - float32, float64, int32, int64, int, uint32, uint64, uintptr: passed by value.
 //
 // Errors from the kernel's execution show at the next synchronisation (ops.Synchronize).
-func (k *Kernel) Launch(grid, block Dim3, sharedMem int, args ...any) error {
+func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, args ...any) error {
+	if s == nil {
+		return fmt.Errorf("inline: launching %s: nil stream: %w", k.name, ops.ErrNil)
+	}
+	if s.Device() != k.m.Device() {
+		return fmt.Errorf("inline: launching %s on %v: the module is on %v: %w", k.name, s, k.m.Device(), ops.ErrDevice)
+	}
 	params := make([]uint64, len(args))
+	var tensors []*ops.Tensor
 	for i, a := range args {
 		v, err := k.param(i, a)
 		if err != nil {
 			return err
 		}
 		params[i] = v
+		if t, ok := a.(*ops.Tensor); ok {
+			tensors = append(tensors, t)
+		}
 	}
 	ptrs := make([]unsafe.Pointer, len(params))
 	for i := range params {
@@ -167,27 +194,34 @@ func (k *Kernel) Launch(grid, block Dim3, sharedMem int, args ...any) error {
 	}
 	gx, gy, gz := grid.xyz()
 	bx, by, bz := block.xyz()
+	if err := s.Use(tensors...); err != nil {
+		return fmt.Errorf("inline: launching %s: %w", k.name, err)
+	}
 	k.m.mu.Lock()
 	defer k.m.mu.Unlock()
 	if k.m.closed {
 		return ErrClosed
 	}
 	err := withContext(k.m.ctx, func() error {
-		return k.fn.Launch(gx, gy, gz, bx, by, bz, sharedMem, launchStream(k.m.device), ptrs)
+		return k.fn.Launch(gx, gy, gz, bx, by, bz, sharedMem, driverStream(s), ptrs)
 	})
 	if err != nil {
-		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>>: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem, err)
+		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem, s, err)
+	}
+	if err := s.Publish(tensors...); err != nil {
+		return fmt.Errorf("inline: after launching %s: %w", k.name, err)
 	}
 	return nil
 }
 
-// launchStream returns the stream kernels launch on: the stream ops/cuda queues its work on for
-// the device, so that launches run in order with ops. ops/cuda queues everything on the legacy
-// default stream (its package documentation), which is the driver API's NULL stream. When
-// ops/cuda gains current streams per device, return that stream's handle here.
-func launchStream(device int) cu.Stream {
-	_ = device
-	return cu.NoStream
+// driverStream returns s as a driver-API stream. The runtime's cudaStream_t is the driver's
+// CUstream; gorgonia.org/cu (v0.9.6) makes its Stream, a struct of one CUstream, only from
+// streams it creates, so the handle is placed in one (the check program checks the size).
+// The default stream's handle 0 is the NULL stream, which is the legacy default stream in the
+// driver API.
+func driverStream(s *opscuda.Stream) cu.Stream {
+	h := s.Handle()
+	return *(*cu.Stream)(unsafe.Pointer(&h))
 }
 
 // param turns one launch argument into the 8 bytes gorgonia.org/cu copies per parameter; values

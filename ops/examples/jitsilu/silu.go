@@ -17,6 +17,7 @@
 package jitsilu
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -89,8 +90,9 @@ var siluOp = ops.RegisterOp(ops.OpDef{
 	Name:  "SiLU",
 	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
 	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
-	Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := SiLUBackward(g, in[0])
+	// The backward runs with the forward's context: on a GPU, on the forward's stream.
+	BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := siluBackwardOp.CallContext(ctx, []*ops.Tensor{g, in[0]}, nil)
 		return []*ops.Tensor{gx}, err
 	},
 	CPU: forwardCPU,
@@ -110,6 +112,11 @@ var siluBackwardOp = ops.RegisterOp(ops.OpDef{
 
 // SiLU returns x * sigmoid(x) elementwise, on x's device; it records itself for autograd.
 func SiLU(x *ops.Tensor) (*ops.Tensor, error) { return siluOp.Call([]*ops.Tensor{x}, nil) }
+
+// SiLUContext is SiLU queued where ctx says (with ops/cuda, on the stream of cuda.WithStream).
+func SiLUContext(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+	return siluOp.CallContext(ctx, []*ops.Tensor{x}, nil)
+}
 
 // SiLUBackward returns gradOut * d/dx SiLU(x), the gradient of SiLU's input; gradOut and x must
 // have the same shape.

@@ -7,7 +7,7 @@ package square
 import "C"
 
 import (
-	"fmt"
+	"context"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
@@ -23,8 +23,9 @@ var squareOp = ops.RegisterOp(ops.OpDef{
 	},
 	// d(x²)/dx = 2x, computed with ops so it runs on the tensors' device:
 	// PolynomialBackward(g, x, a=0, b=1, c=0) = g*(3*0*x² + 2*1*x + 0).
-	Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := ops.PolynomialBackward(g, in[0], 0, 1, 0)
+	// With the forward's context, so on a GPU it runs on the forward's stream.
+	BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := ops.PolynomialBackwardContext(ctx, g, in[0], 0, 1, 0)
 		return []*ops.Tensor{gx}, err
 	},
 	CPU: squareCPU,
@@ -39,53 +40,39 @@ func Square(x *ops.Tensor) (*ops.Tensor, error) {
 	return squareOp.Call([]*ops.Tensor{x}, nil)
 }
 
+// SquareContext is Square queued where ctx says (with ops/cuda, on the stream of cuda.WithStream).
+func SquareContext(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+	return squareOp.CallContext(ctx, []*ops.Tensor{x}, nil)
+}
+
 // squareCPU is the CPU kernel: out is fresh and contiguous; x may be any view.
 func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	x, err := in[0].Contiguous()
+	in, release, err := ops.ContiguousAll(context.Background(), in...)
 	if err != nil {
 		return err
 	}
-	xs, ok := x.Storage().(*ops.CPUStorage)
-	ys, ok2 := out.Storage().(*ops.CPUStorage)
-	if !ok || !ok2 {
-		return fmt.Errorf("square: CPU kernel got non-CPU storage")
-	}
-	off, n := x.Offset(), out.Numel()
-	switch out.DType() {
-	case ops.Float32:
-		src, dst := xs.Float32()[off:off+n], ys.Float32()[:n]
-		for i, v := range src {
-			dst[i] = v * v
-		}
-	case ops.Float64:
-		src, dst := xs.Float64()[off:off+n], ys.Float64()[:n]
-		for i, v := range src {
-			dst[i] = v * v
-		}
+	defer release()
+	if out.DType() == ops.Float32 {
+		squareSlice(ops.HostView[float32](out), ops.HostView[float32](in[0]))
+	} else {
+		squareSlice(ops.HostView[float64](out), ops.HostView[float64](in[0]))
 	}
 	return nil
 }
 
-// squareCUDA is the CUDA kernel: it launches square.cu's kernel on the output's stream with the
-// device addresses and the C ABI's dtype code from package cuda.
+func squareSlice[T float32 | float64](y, x []T) {
+	for i, v := range x {
+		y[i] = v * v
+	}
+}
+
+// squareCUDA is the CUDA kernel: cuda.NewLaunch gives the output's stream (the one the op was
+// called with), the C ABI's dtype code and the device addresses of x (made contiguous) and out.
 func squareCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	x, err := in[0].Contiguous()
+	l, err := cuda.NewLaunch(out, in[0])
 	if err != nil {
 		return err
 	}
-	s, err := cuda.LaunchStream(out, x) // orders it after x (a copy made here, if in[0] was a view)
-	if err != nil {
-		return err
-	}
-	xp, err := cuda.DevicePtr(x)
-	if err != nil {
-		return err
-	}
-	yp, err := cuda.DevicePtr(out)
-	if err != nil {
-		return err
-	}
-	code := C.square_launch(C.ulonglong(s.Handle()), C.int(out.Device().Index), C.int(cuda.DTypeCode(out.DType())),
-		C.ulonglong(xp), C.ulonglong(yp), C.longlong(out.Numel()))
-	return cuda.LaunchError("square kernel", int(code))
+	return l.Done("square kernel", int(C.square_launch(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
+		C.ulonglong(l.In[0]), C.ulonglong(l.Out), C.longlong(l.N))))
 }

@@ -1,6 +1,7 @@
 package square
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -93,6 +94,66 @@ func TestSquareCUDA(t *testing.T) {
 	if err := ops.GradCheck(func(in []*ops.Tensor) (*ops.Tensor, error) { return Square(in[0]) },
 		[]*ops.Tensor{xd}, ops.GradCheckOptions{}); err != nil {
 		t.Errorf("GradCheck on CUDA: %v", err)
+	}
+}
+
+// TestSquareOnStream runs Square on a non-blocking stream chosen with cuda.WithStream, on inputs
+// made on the default stream, and its backward (on the forward's stream).
+func TestSquareOnStream(t *testing.T) {
+	if ok, err := cuda.Available(); !ok {
+		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
+	}
+	s, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := cuda.WithStream(context.Background(), s)
+	for _, x := range inputs(t, ops.Float64, 300, 301) {
+		xd, err := x.To(ops.CUDA(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		xd = xd.Detach()
+		if err := xd.SetRequiresGrad(true); err != nil {
+			t.Fatal(err)
+		}
+		y, err := SquareContext(ctx, xd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := y.Storage().(*cuda.Storage).Stream(); st != s {
+			t.Fatalf("Square with a stream context wrote a tensor of %v, want %v", st, s)
+		}
+		sum, err := ops.NormContext(ctx, y)
+		if err == nil {
+			err = sum.Backward() // d|x²|/dx = 2x·x²/|x²|, on s
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := x.Float64s()
+		got, err := y.Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := xd.Grad().Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0.0
+		for _, v := range in {
+			n += v * v * v * v
+		}
+		n = math.Sqrt(n)
+		for i, v := range in {
+			if got[i] != v*v {
+				t.Fatalf("y[%d] = %v, want %v", i, got[i], v*v)
+			}
+			if want := 2 * v * v * v / n; math.Abs(g[i]-want) > 1e-12 {
+				t.Fatalf("grad[%d] = %v, want %v", i, g[i], want)
+			}
+		}
 	}
 }
 

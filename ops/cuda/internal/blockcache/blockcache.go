@@ -11,11 +11,16 @@
 // record_stream) is put with one Fence per such stream (an event recorded
 // on it at free time) and waits in a pending list until every fence has
 // completed; only then can an allocation get it.
+//
+// Each (device, stream) pair has its own lock, so goroutines allocating on
+// different streams do not contend; only the per-device byte count is
+// shared (an atomic).
 package blockcache
 
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // SizeClass returns the bytes to allocate for a request of n > 0 bytes: at
@@ -50,13 +55,19 @@ type Block struct {
 type key struct {
 	device int
 	stream uintptr
-	size   int
 }
 
 type pending struct {
-	key    key
+	size   int
 	ptr    uintptr
 	fences []Fence
+}
+
+// shard holds the blocks of one device and stream.
+type shard struct {
+	mu      sync.Mutex
+	blocks  map[int][]uintptr // by size
+	pending []pending
 }
 
 // Cache holds blocks by device, stream and size. The zero value is not
@@ -64,51 +75,76 @@ type pending struct {
 type Cache struct {
 	maxBlock, maxBytes int
 
-	mu      sync.Mutex
-	blocks  map[key][]uintptr
-	pending []pending
-	bytes   map[int]int // cached and pending bytes per device
+	shards sync.Map // key -> *shard
+	bytes  sync.Map // device -> *atomic.Int64: cached and pending bytes
 }
 
 // New returns an empty cache that takes blocks of at most maxBlock bytes and
 // holds at most maxBytes per device.
 func New(maxBlock, maxBytes int) *Cache {
-	return &Cache{maxBlock: maxBlock, maxBytes: maxBytes, blocks: map[key][]uintptr{}, bytes: map[int]int{}}
+	return &Cache{maxBlock: maxBlock, maxBytes: maxBytes}
 }
 
 // MaxBlock returns the largest block size the cache takes.
 func (c *Cache) MaxBlock() int { return c.maxBlock }
 
+// shard returns the shard of (device, stream), creating it if create is set
+// (else nil when there is none).
+func (c *Cache) shard(device int, stream uintptr, create bool) *shard {
+	k := key{device, stream}
+	if v, ok := c.shards.Load(k); ok {
+		return v.(*shard)
+	}
+	if !create {
+		return nil
+	}
+	v, _ := c.shards.LoadOrStore(k, &shard{blocks: map[int][]uintptr{}})
+	return v.(*shard)
+}
+
+// counter returns the byte count of device.
+func (c *Cache) counter(device int) *atomic.Int64 {
+	if v, ok := c.bytes.Load(device); ok {
+		return v.(*atomic.Int64)
+	}
+	v, _ := c.bytes.LoadOrStore(device, new(atomic.Int64))
+	return v.(*atomic.Int64)
+}
+
 // Get removes and returns a cached block of size bytes for stream on
 // device (the most recently put one), or 0 if there is none. On a miss it
-// first moves the pending blocks whose fences have all completed into the
-// cache.
+// first moves the stream's pending blocks whose fences have all completed
+// into the cache.
 func (c *Cache) Get(device int, stream uintptr, size int) uintptr {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k := key{device, stream, size}
-	if len(c.blocks[k]) == 0 && len(c.pending) > 0 {
-		c.collectLocked()
+	sh := c.shard(device, stream, false)
+	if sh == nil {
+		return 0
 	}
-	l := c.blocks[k]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if len(sh.blocks[size]) == 0 && len(sh.pending) > 0 {
+		sh.collectLocked()
+	}
+	l := sh.blocks[size]
 	if len(l) == 0 {
 		return 0
 	}
 	p := l[len(l)-1]
 	if len(l) == 1 {
-		delete(c.blocks, k)
+		delete(sh.blocks, size)
 	} else {
-		c.blocks[k] = l[:len(l)-1]
+		sh.blocks[size] = l[:len(l)-1]
 	}
-	c.bytes[device] -= size
+	c.counter(device).Add(-int64(size))
 	return p
 }
 
 // collectLocked moves pending blocks whose fences are all done into the
-// cache. Fences are queried in order and released as soon as they are done.
-func (c *Cache) collectLocked() {
-	kept := c.pending[:0]
-	for _, b := range c.pending {
+// shard's blocks. Fences are queried in order and released as soon as they
+// are done.
+func (sh *shard) collectLocked() {
+	kept := sh.pending[:0]
+	for _, b := range sh.pending {
 		for len(b.fences) > 0 && b.fences[0].Done() {
 			b.fences[0].Release()
 			b.fences = b.fences[1:]
@@ -117,10 +153,10 @@ func (c *Cache) collectLocked() {
 			kept = append(kept, b)
 			continue
 		}
-		c.blocks[b.key] = append(c.blocks[b.key], b.ptr)
+		sh.blocks[b.size] = append(sh.blocks[b.size], b.ptr)
 	}
-	clear(c.pending[len(kept):])
-	c.pending = kept
+	clear(sh.pending[len(kept):])
+	sh.pending = kept
 }
 
 // Put caches block p of size bytes for reuse on stream and reports whether
@@ -137,36 +173,50 @@ func (c *Cache) PutPending(device int, stream uintptr, size int, p uintptr, fenc
 	if size > c.maxBlock {
 		return false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.bytes[device]+size > c.maxBytes {
+	n := c.counter(device)
+	if n.Add(int64(size)) > int64(c.maxBytes) {
+		n.Add(-int64(size))
 		return false
 	}
-	k := key{device, stream, size}
+	sh := c.shard(device, stream, true)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	if len(fences) == 0 {
-		c.blocks[k] = append(c.blocks[k], p)
+		sh.blocks[size] = append(sh.blocks[size], p)
 	} else {
-		c.pending = append(c.pending, pending{key: k, ptr: p, fences: fences})
+		sh.pending = append(sh.pending, pending{size: size, ptr: p, fences: fences})
 	}
-	c.bytes[device] += size
 	return true
+}
+
+// shardsOf returns the streams and shards of device.
+func (c *Cache) shardsOf(device int) (streams []uintptr, shards []*shard) {
+	c.shards.Range(func(k, v any) bool {
+		if kk := k.(key); kk.device == device {
+			streams = append(streams, kk.stream)
+			shards = append(shards, v.(*shard))
+		}
+		return true
+	})
+	return streams, shards
 }
 
 // Drain removes and returns every cached block of device, and every
 // pending one whose fences have completed; blocks still waiting stay.
 func (c *Cache) Drain(device int) []Block {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.collectLocked()
 	var out []Block
-	for k, l := range c.blocks {
-		if k.device == device {
+	streams, shards := c.shardsOf(device)
+	for i, sh := range shards {
+		sh.mu.Lock()
+		sh.collectLocked()
+		for size, l := range sh.blocks {
 			for _, p := range l {
-				out = append(out, Block{Ptr: p, Size: k.size, Stream: k.stream})
-				c.bytes[device] -= k.size
+				out = append(out, Block{Ptr: p, Size: size, Stream: streams[i]})
+				c.counter(device).Add(-int64(size))
 			}
-			delete(c.blocks, k)
 		}
+		clear(sh.blocks)
+		sh.mu.Unlock()
 	}
 	return out
 }
@@ -175,38 +225,37 @@ func (c *Cache) Drain(device int) []Block {
 // stream to (for a stream that is being destroyed after its work
 // completed); pending blocks keep their fences.
 func (c *Cache) Move(device int, from, to uintptr) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k, l := range c.blocks {
-		if k.device == device && k.stream == from {
-			nk := key{device, to, k.size}
-			c.blocks[nk] = append(c.blocks[nk], l...)
-			delete(c.blocks, k)
-		}
+	src := c.shard(device, from, false)
+	if src == nil || from == to {
+		return
 	}
-	for i := range c.pending {
-		if b := &c.pending[i]; b.key.device == device && b.key.stream == from {
-			b.key.stream = to
-		}
+	src.mu.Lock()
+	blocks, pend := src.blocks, src.pending
+	src.blocks, src.pending = map[int][]uintptr{}, nil
+	src.mu.Unlock()
+	c.shards.Delete(key{device, from})
+	dst := c.shard(device, to, true)
+	dst.mu.Lock()
+	defer dst.mu.Unlock()
+	for size, l := range blocks {
+		dst.blocks[size] = append(dst.blocks[size], l...)
 	}
+	dst.pending = append(dst.pending, pend...)
 }
 
 // Bytes returns the bytes cached for device, pending blocks included.
 func (c *Cache) Bytes(device int) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.bytes[device]
+	return int(c.counter(device).Load())
 }
 
 // Pending returns the number of blocks of device waiting for fences.
 func (c *Cache) Pending(device int) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	n := 0
-	for _, b := range c.pending {
-		if b.key.device == device {
-			n++
-		}
+	_, shards := c.shardsOf(device)
+	for _, sh := range shards {
+		sh.mu.Lock()
+		n += len(sh.pending)
+		sh.mu.Unlock()
 	}
 	return n
 }

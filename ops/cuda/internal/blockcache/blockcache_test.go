@@ -216,11 +216,14 @@ func TestCacheConcurrent(t *testing.T) {
 }
 
 func allBlocks(c *Cache) []uintptr {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	var out []uintptr
-	for _, l := range c.blocks {
-		out = append(out, l...)
+	_, shards := c.shardsOf(0)
+	for _, sh := range shards {
+		sh.mu.Lock()
+		for _, l := range sh.blocks {
+			out = append(out, l...)
+		}
+		sh.mu.Unlock()
 	}
 	return out
 }

@@ -8,9 +8,11 @@
 package gpu
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
@@ -42,20 +44,25 @@ func backwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	return launch(out, jitsilu.BackwardKernel(out.DType()), in)
 }
 
-// launch runs kernel(out, in..., n) over out's elements; the inputs are made contiguous first
-// (the kernels index them linearly).
+// launch runs kernel(out, in..., n) over out's elements on out's stream (the stream the op was
+// called with); the inputs are made contiguous first (the kernels index them linearly).
 func launch(out *ops.Tensor, kernel string, in []*ops.Tensor) error {
 	n := out.Numel()
 	if n == 0 {
 		return nil
 	}
+	s, err := cuda.LaunchStream(out)
+	if err != nil {
+		return err
+	}
+	in, release, err := ops.ContiguousAll(cuda.WithStream(context.Background(), s), in...)
+	if err != nil {
+		return err
+	}
+	defer release() // stream-ordered frees: safe with the kernel still queued
 	args := []any{out}
 	for _, t := range in {
-		c, err := t.Contiguous()
-		if err != nil {
-			return err
-		}
-		args = append(args, c)
+		args = append(args, t)
 	}
 	args = append(args, int64(n))
 	m, err := module.Module(out.Device().Index)
@@ -70,5 +77,5 @@ func launch(out *ops.Tensor, kernel string, in []*ops.Tensor) error {
 	if err != nil {
 		return err
 	}
-	return k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, args...)
+	return k.LaunchOn(s, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, args...)
 }

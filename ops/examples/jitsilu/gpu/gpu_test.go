@@ -1,12 +1,14 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
@@ -220,5 +222,69 @@ func TestLoadPTX(t *testing.T) {
 	m2.Close()
 	if s := cache.Stats(); s.Compiles != 1 || s.Hits != 1 {
 		t.Errorf("cache after two loads: %+v", s)
+	}
+}
+
+// TestSiLUOnStream runs the JIT kernels on a non-blocking stream chosen with cuda.WithStream,
+// forward and backward (autograd runs the backward on the forward's stream), in order with ops
+// on that stream and on the default stream.
+func TestSiLUOnStream(t *testing.T) {
+	s, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := cuda.WithStream(context.Background(), s)
+	for _, x := range input(t, ops.Float64, 257, 129, ops.CUDA(0)) { // made on the default stream
+		xs, err := x.Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x = x.Detach()
+		if err := x.SetRequiresGrad(true); err != nil {
+			t.Fatal(err)
+		}
+		y, err := jitsilu.SiLUContext(ctx, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := y.Storage().(*cuda.Storage).Stream(); st != s {
+			t.Fatalf("SiLU with a stream context wrote a tensor of %v, want %v", st, s)
+		}
+		z, err := ops.AddScalarContext(ctx, y, 0) // reads y on s
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := ops.NormContext(ctx, z)
+		if err == nil {
+			err = n.Backward() // SiLUBackward runs on s, the forward's stream
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ys, err := z.Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gx, err := x.Grad().Float64s()
+		if err != nil {
+			t.Fatal(err)
+		}
+		norm := 0.0
+		for _, v := range xs {
+			norm += jitsilu.Silu(v) * jitsilu.Silu(v)
+		}
+		norm = math.Sqrt(norm)
+		for i, v := range xs {
+			if want := jitsilu.Silu(v); !near(ys[i], want, math.Abs(v), ops.Float64) {
+				t.Fatalf("strides %v: y[%d] = %v, want %v", x.Strides(), i, ys[i], want)
+			}
+			if want := jitsilu.Silu(v) / norm * jitsilu.SiluGrad(v); math.Abs(gx[i]-want) > 1e-12*(1+math.Abs(want)) {
+				t.Fatalf("strides %v: grad[%d] = %v, want %v", x.Strides(), i, gx[i], want)
+			}
+		}
+	}
+	if err := s.Synchronize(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
