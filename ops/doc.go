@@ -128,7 +128,9 @@
 // one-element output) or BackwardWithGrad walks the graph in reverse
 // topological order, summing the gradients of tensors used several times,
 // and accumulates into Grad of the leaves. Backward functions are ops, so
-// they run on the tensors' device. Detach gives a leaf that records
+// they run on the tensors' device; one declared as OpDef.BackwardContext
+// gets the forward call's context, so its ops run where the forward ran
+// (with ops/cuda, on the forward's stream). Detach gives a leaf that records
 // nothing, which is how to compute without building a graph. Each graph is
 // owned by its tensors, so independent computations may run concurrently;
 // concurrent Backward calls that reach the same leaf add their gradients

@@ -76,6 +76,23 @@
 // the queued work goes on and keeps its memory until it completes.
 // ops.Synchronize still waits for the whole device without a deadline.
 //
+// Autograd runs each backward op on its forward op's stream, like
+// PyTorch: ops record the forward call's context, and Backward functions
+// declared as ops.OpDef.BackwardContext get it (the built-in ops' do), so
+// a model run with cuda.WithStream(ctx, s) is differentiated on s. A
+// Backward without context (ops.OpDef.Backward) runs on the default
+// stream, still correctly ordered.
+//
+// Kernels written outside this package launch on the op's stream too:
+// NewLaunch gives a C launcher the output's stream, device, dtype code
+// and the device addresses of contiguous operands, ordered after the
+// inputs' streams, and Launch.Done turns the launcher's cudaError_t into
+// an error; Stream.Use and Stream.Publish order a kernel on a stream with
+// the streams of the tensors it reads and writes. Package ops/cuda/inline
+// (and so the JIT kernels of ops/cuda/jit/jitload) launches on the
+// context's stream with Kernel.LaunchContext, or on a given stream with
+// Kernel.LaunchOn.
+//
 // Pinned is page-locked host memory: CopyToDeviceAsync and
 // CopyToHostAsync queue copies between it and a tensor on the context's
 // stream and return at once, so copies overlap kernels on other streams.
