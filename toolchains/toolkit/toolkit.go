@@ -8,6 +8,7 @@
 package toolkit
 
 import (
+	_ "embed" // nvcc_fallbacks.txt
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,9 +124,26 @@ type layout struct {
 	systemLibDir string
 }
 
+// nvccFallbacksFile lists the nvcc paths tried after $CUDA_PATH, $CUDA_HOME and $PATH, one per
+// line ('#' starts a comment); ./bazelw reads the same file.
+//
+//go:embed nvcc_fallbacks.txt
+var nvccFallbacksFile string
+
+// fallbackPaths returns the paths a fallbacks file lists.
+func fallbackPaths(file string) []string {
+	var paths []string
+	for _, line := range strings.Split(file, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			paths = append(paths, line)
+		}
+	}
+	return paths
+}
+
 // systemLayout is the layout of this machine (Linux x86_64).
 var systemLayout = layout{
-	nvccFallbacks: []string{"/usr/local/cuda/bin/nvcc", debianNvcc},
+	nvccFallbacks: fallbackPaths(nvccFallbacksFile),
 	debianWrapper: "/usr/bin/nvcc",
 	debianNvcc:    debianNvcc,
 	systemInclude: "/usr/include",

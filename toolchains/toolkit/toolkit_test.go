@@ -419,3 +419,25 @@ func TestLibraryRoles(t *testing.T) {
 		t.Errorf("%d roles, want 27", len(LibraryRoles))
 	}
 }
+
+// The fallbacks file is the one list of nvcc places (./bazelw reads it too): it must parse to
+// absolute nvcc paths and name Debian's real nvcc, which DetectToolkit treats specially.
+func TestNvccFallbacksFile(t *testing.T) {
+	paths := fallbackPaths(nvccFallbacksFile)
+	if len(paths) == 0 {
+		t.Fatal("nvcc_fallbacks.txt lists no path")
+	}
+	hasDebian := false
+	for _, p := range paths {
+		if !filepath.IsAbs(p) || filepath.Base(p) != "nvcc" {
+			t.Errorf("nvcc_fallbacks.txt: %q is not an absolute path to an nvcc", p)
+		}
+		hasDebian = hasDebian || p == debianNvcc
+	}
+	if !hasDebian {
+		t.Errorf("nvcc_fallbacks.txt does not list Debian's nvcc %s: %q", debianNvcc, paths)
+	}
+	if got := fallbackPaths("# c\n\n /a/bin/nvcc \n#x\n/b/bin/nvcc"); len(got) != 2 || got[0] != "/a/bin/nvcc" || got[1] != "/b/bin/nvcc" {
+		t.Errorf("fallbackPaths: %q", got)
+	}
+}

@@ -100,11 +100,13 @@ use_bazel() {
 }
 # Go >= 1.24 where toolchains/private/find_go.sh (the one list of places) finds it.
 find_go() { RULES_CUDA_GO_CACHE=$cache "$root/toolchains/private/find_go.sh" 2>/dev/null; }
-# The same places, in the same order, as the local toolkit's resolver (FindNvcc, under toolchains/).
+# The same places, in the same order, as the local toolkit's resolver (FindNvcc, under toolchains/):
+# $CUDA_PATH/bin, $CUDA_HOME/bin, PATH, then the paths of toolchains/toolkit/nvcc_fallbacks.txt.
+# shellcheck disable=SC2046 # one path per word
 find_nvcc() {
   local n
   for n in "${CUDA_PATH:+$CUDA_PATH/bin/nvcc}" "${CUDA_HOME:+$CUDA_HOME/bin/nvcc}" "$(command -v nvcc || true)" \
-    /usr/local/cuda/bin/nvcc /usr/lib/nvidia-cuda-toolkit/bin/nvcc; do
+    $(grep -v '^[[:space:]]*\(#\|$\)' "$root/toolchains/toolkit/nvcc_fallbacks.txt"); do
     [ -n "$n" ] && [ -x "$n" ] && { echo "$n"; return 0; }
   done
   return 1
@@ -140,7 +142,7 @@ ensure_tools() {
     for n in "${CUDA_PATH:-}" "${CUDA_HOME:-}"; do
       [ -n "$n" ] && say "CUDA_PATH/CUDA_HOME points at '$n' but $n/bin/nvcc is not an executable"
     done
-    missing+=("the local CUDA toolkit that --cuda_version=local asks for (nvcc, looked in \$CUDA_PATH/bin, \$CUDA_HOME/bin, PATH, /usr/local/cuda/bin, /usr/lib/nvidia-cuda-toolkit/bin)")
+    missing+=("the local CUDA toolkit that --cuda_version=local asks for (nvcc, looked in \$CUDA_PATH/bin, \$CUDA_HOME/bin, PATH and the paths of toolchains/toolkit/nvcc_fallbacks.txt)")
     system+=(cuda)
     advice+=("install the CUDA toolkit and set CUDA_PATH, or leave out --cuda_version=local to use the toolkit Bazel downloads")
   fi
