@@ -4,19 +4,20 @@
 # and one of examples/bzlmod_consumer must report no errors.
 #
 #   tools/clangd-check.sh            # skips, saying so, where clangd is not installed
-#   tools/clangd-check.sh --install  # CI: installs Debian's clangd first where it is missing (root)
+#   tools/clangd-check.sh --install  # CI: installs Debian's clangd first where it is missing (root,
+#                                    # through tools/install-debian.sh clangd)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 clangd=${CLANGD:-$(command -v clangd || true)}
 if [ -z "$clangd" ] && [ "${1:-}" = --install ]; then
-  echo "clangd-check: installing Debian's clangd (apt-get install clangd)"
-  if [ "$(id -u)" != 0 ]; then echo "clangd-check: error: installing clangd needs root"; exit 1; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t bookworm clangd >/dev/null
-  clangd=$(command -v clangd)
+  echo "clangd-check: no clangd on PATH; installing bookworm's: tools/install-debian.sh clangd"
+  if [ "$(id -u)" != 0 ]; then echo "clangd-check: error: installing clangd needs root (sudo tools/install-debian.sh clangd)"; exit 1; fi
+  tools/install-debian.sh clangd
+  clangd=$(command -v clangd) || { echo "clangd-check: error: tools/install-debian.sh clangd ran, but there is still no clangd on PATH"; exit 1; }
 fi
 if [ -z "$clangd" ]; then
-  echo "clangd-check: SKIPPED: no clangd on PATH (apt-get install clangd, or set CLANGD=/path/to/clangd)"
+  echo "clangd-check: SKIPPED: no clangd on PATH (sudo tools/install-debian.sh clangd, or set CLANGD=/path/to/clangd)"
   exit 0
 fi
 "$clangd" --version | head -1

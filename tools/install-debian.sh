@@ -12,6 +12,8 @@
 #          $RULES_CUDA_GO_CACHE/go-debian/VERSION. No root.
 #   base   (root) from bookworm: build-essential g++ git python3 unzip zip ca-certificates xz-utils
 #          (the CUDA toolkit Bazel downloads needs a host compiler).
+#   clangd (root) bookworm's clangd (14), for editors and tools/clangd-check.sh (CI) with the
+#          compile_commands.json that tools/compdb writes.
 #   cuda   (root) a local CUDA toolkit, bookworm non-free nvidia-cuda-toolkit 11.8 (~1.7 GB), needed
 #          only for builds with --cuda_version=local.
 #   bazel-system  (root) the former route, kept for machines where the private prefix cannot work:
@@ -19,20 +21,21 @@
 #          libc6 (2.36 -> sid's), libstdc++6, OpenSSL and ~180 packages; it prints the list first.
 # bazelw calls it: as the user for bazel and go, as root (or with a message saying so) for the rest.
 #
-# Usage: tools/install-debian.sh [base] [bazel] [go] [cuda] [bazel-system]
+# Usage: tools/install-debian.sh [base] [bazel] [go] [clangd] [cuda] [bazel-system]
 set -euo pipefail
 
-want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_bazel_system=0 want_cacerts=0
+want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_clangd=0 want_bazel_system=0 want_cacerts=0
 [ $# -eq 0 ] && set -- base bazel go
 for w in "$@"; do
   case "$w" in
     base) want_base=1 ;;
     bazel) want_bazel=1 ;;
     cuda) want_cuda=1 ;;
+    clangd) want_clangd=1 ;;
     go) want_go=1 ;;
     bazel-system) want_bazel_system=1 ;;
     cacerts) want_cacerts=1 ;; # remakes the private Bazel's Java trust store (bazelw, when the system's CAs change)
-    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, cuda, bazel-system)" >&2; exit 2 ;;
+    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, clangd, cuda, bazel-system)" >&2; exit 2 ;;
   esac
 done
 
@@ -50,7 +53,7 @@ export DEBIAN_FRONTEND=noninteractive
 # System packages (root): bookworm's compiler and tools, the local CUDA toolkit, the old sid route.
 # ---------------------------------------------------------------------------------------------
 system_install() {
-  [ "$(id -u)" -eq 0 ] || die "components base, cuda and bazel-system run apt-get on the system: run as root"
+  [ "$(id -u)" -eq 0 ] || die "components base, clangd, cuda and bazel-system run apt-get on the system: run as root"
   # shellcheck source=/dev/null
   . /etc/os-release
   # A machine set up by the former route may report sid's codename (sid's base-files came with Bazel).
@@ -79,6 +82,7 @@ PIN
   say "apt-get update"
   apt-get update -qq
   local base=(build-essential g++ git python3 unzip zip ca-certificates xz-utils)
+  [ $want_clangd -eq 0 ] || base+=(clangd)
   if [ $want_cuda -eq 1 ]; then
     say "installing from bookworm: ${base[*]} nvidia-cuda-toolkit libcuda1 (the local CUDA toolkit 11.8, non-free, ~1.7 GB)"
     apt-get install -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
@@ -365,7 +369,7 @@ install_go_private() {
   say "Go $("$final/usr/lib/go-1.26/bin/go" env GOVERSION) is in $final; GOROOT $cache/go-debian/current"
 }
 
-if [ $want_base -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
+if [ $want_base -eq 1 ] || [ $want_clangd -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
   system_install
 fi
 [ $want_bazel -eq 0 ] || install_bazel_private

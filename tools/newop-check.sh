@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CI: the op scaffolder (tools/newop) writes a package that builds and passes its tests as written,
-# in this repository and in a consumer (examples/bzlmod_consumer); it refuses to overwrite and
-# rejects bad names. Generates into temporary directories inside the workspaces (removed at exit).
+# in this repository and in a consumer (examples/bzlmod_consumer), with CUDA and with --config=cpu
+# (its CPU stub keeps the package and its tests there); it refuses to overwrite and rejects bad
+# names; gazelle leaves the BUILD file it wrote as it is. Generates into temporary directories
+# inside the workspaces (removed at exit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -22,6 +24,8 @@ fi
 grep -q -- '--name "bad_name"' "$root/$tmp.err" || { cat "$root/$tmp.err"; exit 1; }
 rm -f "$root/$tmp.err"
 ./bazelw test "//$tmp/..."
+# Named, not through a wildcard: an incompatible (skipped) test is an error here, not a pass.
+./bazelw test --config=cpu "//$tmp/scaffoldcheck:scaffoldcheck_test"
 ./bazelw run //:gazelle -- -mode=diff "$tmp"
 
 echo "--- examples/bzlmod_consumer: //$tmp/scaffoldcheck"
@@ -29,6 +33,7 @@ echo "--- examples/bzlmod_consumer: //$tmp/scaffoldcheck"
   cd examples/bzlmod_consumer
   ../../bazelw run @rules_cuda_go//tools/newop -- --name ScaffoldCheck --dir "$tmp/scaffoldcheck"
   ../../bazelw test "//$tmp/..."
+  ../../bazelw test --config=cpu "//$tmp/scaffoldcheck:scaffoldcheck_test"
   ../../bazelw run //:gazelle -- -mode=diff "$tmp"
 )
 echo "newop-check: OK"

@@ -1,7 +1,9 @@
 // Command newop scaffolds a new op for the rules_cuda_go tensor library: a CUDA kernel with
 // float32/float64 dispatch and a C launcher that takes a stream, the Go registration (a CPU kernel
 // that is the reference and the fallback, a CUDA kernel, a backward op), a test and a benchmark,
-// and the BUILD file, written by the repository's gazelle (with rules_cuda_go's CUDA extension).
+// a CPU stub of the C API for CPU-only builds (--config=cpu), and the BUILD file: newop writes the
+// stub's cc_library and the select() in cu_deps that picks it, the repository's gazelle (with
+// rules_cuda_go's CUDA extension) the rest.
 //
 //	bazel run @rules_cuda_go//tools/newop -- --name LeakyRelu --dir pkg/leakyrelu
 //
@@ -42,6 +44,7 @@ type params struct {
 	Dir     string // the package's directory, relative to the workspace root, e.g. pkg/leakyrelu
 	Package string // the Go package name, e.g. leakyrelu
 	Base    string // file base name and C symbol prefix, e.g. leakyrelu
+	GoName  string // the Go library's target name, as gazelle names it: the directory's base name
 	Guard   string // the header's include guard
 }
 
@@ -51,6 +54,7 @@ var outputs = []struct{ template, file string }{
 	{"op.h.tmpl", "{base}.h"},
 	{"op.go.tmpl", "{base}.go"},
 	{"op_test.go.tmpl", "{base}_test.go"},
+	{"op_stub.cc.tmpl", "{base}_stub.cc"},
 }
 
 var (
@@ -82,7 +86,7 @@ func newParams(name, dir, pkg string) (params, error) {
 		return params{}, fmt.Errorf("package name %q (from --dir, or --package): want a lower-case Go identifier that is not a keyword or main, e.g. --package leakyrelu", pkg)
 	}
 	guard := strings.ToUpper(regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(dir+"/"+pkg+"_h_", "_"))
-	return params{Name: name, Dir: dir, Package: pkg, Base: pkg, Guard: guard}, nil
+	return params{Name: name, Dir: dir, Package: pkg, Base: pkg, GoName: path.Base(dir), Guard: guard}, nil
 }
 
 // render fills in every template and returns the files by name (relative to the package directory).
@@ -110,15 +114,53 @@ func render(p params) (map[string][]byte, error) {
 	return files, nil
 }
 
-// buildFile is the package's BUILD.bazel before gazelle fills it in: outside rules_cuda_go, a
-// resolve directive for the header with the C ABI's dtype codes, which gazelle cannot index there.
+// buildFile is the package's BUILD.bazel before gazelle fills it in: the CPU stub's cc_library
+// (gazelle leaves cc_library to you) and the Go library with the select() in cu_deps that links the
+// stub under --config=cpu (README: "CPU-only builds of your own ops"); gazelle adds the Go
+// library's srcs, importpath and deps and writes the cu_library, named <GoName>_cu. The stub file is
+// excluded from gazelle, which would otherwise add it to the cgo srcs. Outside rules_cuda_go the
+// rules come from @rules_cuda_go, and a resolve directive names the header with the C ABI's dtype
+// codes, which gazelle cannot index there.
 func buildFile(p params, inRulesCudaGo bool) []byte {
+	repo := "@rules_cuda_go"
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The BUILD file of the %s op: gazelle (bazel run //:gazelle) writes and updates its rules;\n", p.Name)
+	fmt.Fprintf(&b, "# %s_stub and the select() in cu_deps are yours (README: \"CPU-only builds of your own ops\").\n", p.Base)
 	if inRulesCudaGo {
-		return []byte("# The BUILD file of the " + p.Name + " op, written by gazelle (bazel run //:gazelle).\n")
+		repo = ""
+	} else {
+		b.WriteString("# The C ABI's dtype codes (OPSCUDA_FLOAT32/64) come from rules_cuda_go:\n" +
+			"# gazelle:resolve cuda ops/cuda/csrc/opscuda.h @rules_cuda_go//ops/cuda:api\n")
 	}
-	return []byte("# The BUILD file of the " + p.Name + " op, written by gazelle (bazel run //:gazelle).\n" +
-		"# The C ABI's dtype codes (OPSCUDA_FLOAT32/64) come from rules_cuda_go:\n" +
-		"# gazelle:resolve cuda ops/cuda/csrc/opscuda.h @rules_cuda_go//ops/cuda:api\n")
+	fmt.Fprintf(&b, "# gazelle:exclude %s_stub.cc\n\n", p.Base)
+	fmt.Fprintf(&b, `load("@rules_cc//cc:defs.bzl", "cc_library")
+load("%[1]s//rules:defs.bzl", "go_cuda_library")
+
+go_cuda_library(
+    name = "%[2]s",
+    # Under --config=cpu the cu_library compiles nothing: the CPU stub stands in for it.
+    cu_deps = select({
+        "%[1]s//toolchains:cuda_enabled": [":%[2]s_cu"],
+        "//conditions:default": [":%[3]s_stub"],
+    }),
+)
+
+# The C API of %[3]s.h without CUDA (each launcher returns cudaErrorNoDevice), for --config=cpu.
+# The header comes from the cu_library, which provides it under --config=cpu too.
+cc_library(
+    name = "%[3]s_stub",
+    srcs = ["%[3]s_stub.cc"],
+    deps = [":%[2]s_cu"],
+)
+`, repo, p.GoName, p.Base)
+	return []byte(b.String())
+}
+
+// hasRulesCC reports whether the workspace's MODULE.bazel has a bazel_dep on rules_cc, which the
+// stub's load needs (true where there is no MODULE.bazel: WORKSPACE mode gets it otherwise).
+func hasRulesCC(ws string) bool {
+	b, err := os.ReadFile(filepath.Join(ws, "MODULE.bazel"))
+	return err != nil || regexp.MustCompile(`bazel_dep\(\s*name\s*=\s*"rules_cc"`).Match(b)
 }
 
 // write creates the files in dir, refusing (before writing any) if one of them exists.
@@ -231,7 +273,10 @@ func main() {
 	} else {
 		fmt.Printf("newop: now write the BUILD file: %s\n", gazelleCmd)
 	}
-	fmt.Printf("newop: next: bazel test //%s:all  (on the GPU too; --config=memcheck runs it under compute-sanitizer)\n", p.Dir)
+	if !hasRulesCC(ws) {
+		fmt.Printf("newop: note: %s_stub is a cc_library, loaded from @rules_cc: add bazel_dep(name = \"rules_cc\", version = \"0.1.5\") to MODULE.bazel\n", p.Base)
+	}
+	fmt.Printf("newop: next: bazel test //%s:all  (--config=cpu: without CUDA; on the GPU too; --config=memcheck runs it under compute-sanitizer)\n", p.Dir)
 }
 
 func fail(err error) {

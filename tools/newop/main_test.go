@@ -48,6 +48,7 @@ func TestRenderAndRefuseOverwrite(t *testing.T) {
 		"cube.h":       "#ifndef OPS_CUBE_CUBE_H_",
 		"cube.go":      `#include "ops/cube/cube.h"`,
 		"cube_test.go": "func BenchmarkCube(b *testing.B)",
+		"cube_stub.cc": "extern \"C\" int cube_backward_launch(",
 	} {
 		if !strings.Contains(string(files[name]), want) {
 			t.Errorf("%s does not contain %q", name, want)
@@ -55,6 +56,20 @@ func TestRenderAndRefuseOverwrite(t *testing.T) {
 	}
 	if !strings.Contains(string(buildFile(p, false)), "gazelle:resolve cuda ops/cuda/csrc/opscuda.h @rules_cuda_go//ops/cuda:api") {
 		t.Error("a consumer's BUILD file lacks the resolve directive for opscuda.h")
+	}
+	for _, c := range []struct {
+		inRulesCudaGo bool
+		want          []string
+	}{
+		{false, []string{`"@rules_cuda_go//toolchains:cuda_enabled": [":cube_cu"]`, `load("@rules_cuda_go//rules:defs.bzl", "go_cuda_library")`}},
+		{true, []string{`"//toolchains:cuda_enabled": [":cube_cu"]`, `load("//rules:defs.bzl", "go_cuda_library")`}},
+	} {
+		b := string(buildFile(p, c.inRulesCudaGo))
+		for _, w := range append(c.want, "# gazelle:exclude cube_stub.cc", `"//conditions:default": [":cube_stub"]`, `srcs = ["cube_stub.cc"]`) {
+			if !strings.Contains(b, w) {
+				t.Errorf("buildFile(inRulesCudaGo=%v) lacks %q:\n%s", c.inRulesCudaGo, w, b)
+			}
+		}
 	}
 	dir := filepath.Join(t.TempDir(), "cube")
 	if err := write(dir, files); err != nil {
