@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 tmp=newop_ci_tmp
-cleanup() { rm -rf "$root/$tmp" "$root/examples/bzlmod_consumer/$tmp"; }
+cleanup() { rm -rf "$root/${tmp:?}" "$root/examples/bzlmod_consumer/${tmp:?}"; }
 trap cleanup EXIT
 cleanup
 
