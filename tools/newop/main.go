@@ -123,20 +123,24 @@ func render(p params) (map[string][]byte, error) {
 // codes, which gazelle cannot index there.
 func buildFile(p params, inRulesCudaGo bool) []byte {
 	repo := "@rules_cuda_go"
-	var b strings.Builder
-	fmt.Fprintf(&b, "# The BUILD file of the %s op: gazelle (bazel run //:gazelle) writes and updates its rules;\n", p.Name)
-	fmt.Fprintf(&b, "# %s_stub and the select() in cu_deps are yours (README: \"CPU-only builds of your own ops\").\n", p.Base)
 	if inRulesCudaGo {
 		repo = ""
-	} else {
+	}
+	var b strings.Builder
+	// The loads gazelle would add, first: it puts new loads above everything else.
+	fmt.Fprintf(&b, `load("@io_bazel_rules_go//go:def.bzl", "go_test")
+load("@rules_cc//cc:defs.bzl", "cc_library")
+load("%s//rules:defs.bzl", "cu_library", "go_cuda_library")
+
+`, repo)
+	fmt.Fprintf(&b, "# The BUILD file of the %s op: gazelle (bazel run //:gazelle) writes and updates its rules;\n", p.Name)
+	fmt.Fprintf(&b, "# %s_stub and the select() in cu_deps are yours (README: \"CPU-only builds of your own ops\").\n", p.Base)
+	if !inRulesCudaGo {
 		b.WriteString("# The C ABI's dtype codes (OPSCUDA_FLOAT32/64) come from rules_cuda_go:\n" +
 			"# gazelle:resolve cuda ops/cuda/csrc/opscuda.h @rules_cuda_go//ops/cuda:api\n")
 	}
 	fmt.Fprintf(&b, "# gazelle:exclude %s_stub.cc\n\n", p.Base)
-	fmt.Fprintf(&b, `load("@rules_cc//cc:defs.bzl", "cc_library")
-load("%[1]s//rules:defs.bzl", "go_cuda_library")
-
-go_cuda_library(
+	fmt.Fprintf(&b, `go_cuda_library(
     name = "%[2]s",
     # Under --config=cpu the cu_library compiles nothing: the CPU stub stands in for it.
     cu_deps = select({

@@ -61,8 +61,8 @@ func TestRenderAndRefuseOverwrite(t *testing.T) {
 		inRulesCudaGo bool
 		want          []string
 	}{
-		{false, []string{`"@rules_cuda_go//toolchains:cuda_enabled": [":cube_cu"]`, `load("@rules_cuda_go//rules:defs.bzl", "go_cuda_library")`}},
-		{true, []string{`"//toolchains:cuda_enabled": [":cube_cu"]`, `load("//rules:defs.bzl", "go_cuda_library")`}},
+		{false, []string{`"@rules_cuda_go//toolchains:cuda_enabled": [":cube_cu"]`, `load("@rules_cuda_go//rules:defs.bzl", "cu_library", "go_cuda_library")`}},
+		{true, []string{`"//toolchains:cuda_enabled": [":cube_cu"]`, `load("//rules:defs.bzl", "cu_library", "go_cuda_library")`}},
 	} {
 		b := string(buildFile(p, c.inRulesCudaGo))
 		for _, w := range append(c.want, "# gazelle:exclude cube_stub.cc", `"//conditions:default": [":cube_stub"]`, `srcs = ["cube_stub.cc"]`) {
