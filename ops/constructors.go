@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // Shape helpers and constructors: checked shapes and dtypes, allocation, Zeros, Full, From*, Rand.
@@ -48,7 +50,7 @@ const maxInt = int(^uint(0) >> 1)
 
 func checkDType(op string, d DType) error {
 	if !d.valid() {
-		return opErr(op, "dtype", ErrDType, "dtype %v is not supported, expected float32 or float64", d)
+		return opErr(op, "dtype", ErrDType, "dtype %v is not supported, expected float32, float64, float16 or bfloat16", d)
 	}
 	return nil
 }
@@ -101,20 +103,32 @@ func Zeros(dtype DType, shape ...int) (*Tensor, error) {
 	return newHost("Zeros", dtype, shape)
 }
 
-// Full returns a CPU tensor of the given dtype and shape filled with value.
+// Full returns a CPU tensor of the given dtype and shape filled with value
+// (rounded to nearest, through float32 for the 16-bit dtypes).
 func Full(value float64, dtype DType, shape ...int) (*Tensor, error) {
 	t, err := newHost("Full", dtype, shape)
 	if err != nil {
 		return nil, err
 	}
 	s := t.cpu()
-	if dtype == Float32 {
+	switch dtype {
+	case Float32:
 		for i := range s.f32 {
 			s.f32[i] = float32(value)
 		}
-	} else {
+	case Float64:
 		for i := range s.f64 {
 			s.f64[i] = value
+		}
+	case Float16:
+		v := half.Float16From(float32(value))
+		for i := range s.f16 {
+			s.f16[i] = v
+		}
+	case BFloat16:
+		v := half.BFloat16From(float32(value))
+		for i := range s.bf16 {
+			s.bf16[i] = v
 		}
 	}
 	return t, nil
@@ -134,6 +148,55 @@ func FromFloat32(data []float32, shape ...int) (*Tensor, error) {
 		return nil, opErr("FromFloat32", "data", ErrShape, "data has %d elements, shape %v needs %d", len(data), shape, n)
 	}
 	copy(t.cpu().f32, data)
+	return t, nil
+}
+
+// FromFloat32As returns a CPU tensor of dtype holding data in row-major
+// order, converted: rounded to nearest even for float16 and bfloat16 (the
+// usual way to make a half-precision tensor), exact for float32 and float64.
+// With no shape, the tensor is 1-D of length len(data).
+func FromFloat32As(dtype DType, data []float32, shape ...int) (*Tensor, error) {
+	const op = "FromFloat32As"
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	t, err := newHost(op, dtype, shape)
+	if err != nil {
+		return nil, err
+	}
+	if n := t.Numel(); n != len(data) {
+		return nil, opErr(op, "data", ErrShape, "data has %d elements, shape %v needs %d", len(data), shape, n)
+	}
+	storeRounded(t.cpu(), data)
+	return t, nil
+}
+
+// FromFloat16 returns a float16 CPU tensor holding a copy of data (bit
+// patterns, see package half) in row-major order. With no shape, the tensor
+// is 1-D of length len(data).
+func FromFloat16(data []half.Float16, shape ...int) (*Tensor, error) {
+	return fromElems("FromFloat16", Float16, data, shape)
+}
+
+// FromBFloat16 returns a bfloat16 CPU tensor holding a copy of data (bit
+// patterns, see package half) in row-major order. With no shape, the tensor
+// is 1-D of length len(data).
+func FromBFloat16(data []half.BFloat16, shape ...int) (*Tensor, error) {
+	return fromElems("FromBFloat16", BFloat16, data, shape)
+}
+
+func fromElems[T elem](op string, dtype DType, data []T, shape []int) (*Tensor, error) {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	t, err := newHost(op, dtype, shape)
+	if err != nil {
+		return nil, err
+	}
+	if n := t.Numel(); n != len(data) {
+		return nil, opErr(op, "data", ErrShape, "data has %d elements, shape %v needs %d", len(data), shape, n)
+	}
+	copy(cpuData[T](t), data)
 	return t, nil
 }
 
@@ -160,7 +223,9 @@ func fromFloat64(op string, data []float64, shape []int) (*Tensor, error) {
 
 // Rand returns a CPU tensor of independent uniform values in [0, 1). The
 // values depend only on seed, dtype and the number of elements (PCG from
-// math/rand/v2), so they are reproducible across runs and platforms.
+// math/rand/v2), so they are reproducible across runs and platforms. The
+// 16-bit dtypes get float32 draws rounded to nearest, those that would round
+// up to 1 replaced by the largest value below 1.
 func Rand(seed uint64, dtype DType, shape ...int) (*Tensor, error) {
 	t, err := newHost("Rand", dtype, shape)
 	if err != nil {
@@ -168,13 +233,24 @@ func Rand(seed uint64, dtype DType, shape ...int) (*Tensor, error) {
 	}
 	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	s := t.cpu()
-	if dtype == Float32 {
+	switch dtype {
+	case Float32:
 		for i := range s.f32 {
 			s.f32[i] = r.Float32()
 		}
-	} else {
+	case Float64:
 		for i := range s.f64 {
 			s.f64[i] = r.Float64()
+		}
+	case Float16:
+		const belowOne = half.Float16(0x3bff) // 1 - 2^-11
+		for i := range s.f16 {
+			s.f16[i] = min(half.Float16From(r.Float32()), belowOne)
+		}
+	case BFloat16:
+		const belowOne = half.BFloat16(0x3f7f) // 1 - 2^-8
+		for i := range s.bf16 {
+			s.bf16[i] = min(half.BFloat16From(r.Float32()), belowOne)
 		}
 	}
 	return t, nil

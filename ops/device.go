@@ -3,26 +3,56 @@ package ops
 import (
 	"fmt"
 	"sync"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // DType is the element type of a tensor.
 type DType uint8
 
-// Supported dtypes. The zero DType is invalid.
+// Supported dtypes. The zero DType is invalid. The values are those of the
+// CUDA backend's C ABI (OPSCUDA_FLOAT32 ... in ops/cuda/csrc/opscuda.h).
+//
+// The 16-bit dtypes store half.Float16 and half.BFloat16 values (CUDA's
+// __half and __nv_bfloat16); kernels load them as float32, compute in
+// float32 (reductions and softmax accumulate in float32 or wider) and round
+// the result to nearest even. Ops never promote: all tensor arguments of an
+// op have one dtype, and AsType converts explicitly.
 const (
-	Float32 DType = iota + 1 // 32-bit IEEE 754 float
-	Float64                  // 64-bit IEEE 754 float
+	Float32  DType = iota + 1 // 32-bit IEEE 754 float
+	Float64                   // 64-bit IEEE 754 float
+	Float16                   // 16-bit IEEE 754 binary16 float (half.Float16)
+	BFloat16                  // bfloat16, the upper half of a float32 (half.BFloat16)
 )
 
-// String returns "float32" or "float64".
+// String returns "float32", "float64", "float16" or "bfloat16".
 func (d DType) String() string {
 	switch d {
 	case Float32:
 		return "float32"
 	case Float64:
 		return "float64"
+	case Float16:
+		return "float16"
+	case BFloat16:
+		return "bfloat16"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(d))
+}
+
+// goName returns the name of d's constant in this package, for messages.
+func (d DType) goName() string {
+	switch d {
+	case Float32:
+		return "Float32"
+	case Float64:
+		return "Float64"
+	case Float16:
+		return "Float16"
+	case BFloat16:
+		return "BFloat16"
+	}
+	return d.String()
 }
 
 // Size returns the size of one element in bytes (0 for an invalid dtype).
@@ -32,11 +62,16 @@ func (d DType) Size() int {
 		return 4
 	case Float64:
 		return 8
+	case Float16, BFloat16:
+		return 2
 	}
 	return 0
 }
 
-func (d DType) valid() bool { return d == Float32 || d == Float64 }
+func (d DType) valid() bool { return d >= Float32 && d <= BFloat16 }
+
+// isHalf reports whether d is one of the 16-bit dtypes.
+func (d DType) isHalf() bool { return d == Float16 || d == BFloat16 }
 
 // DeviceType is a kind of device; each has at most one Backend.
 type DeviceType uint8
@@ -102,11 +137,18 @@ type CPUStorage struct {
 	dtype DType
 	f32   []float32
 	f64   []float64
+	f16   []half.Float16
+	bf16  []half.BFloat16
 }
 
 func newCPUStorage(dtype DType, n int) *CPUStorage {
-	if dtype == Float32 {
+	switch dtype {
+	case Float32:
 		return &CPUStorage{dtype: dtype, f32: make([]float32, n)}
+	case Float16:
+		return &CPUStorage{dtype: dtype, f16: make([]half.Float16, n)}
+	case BFloat16:
+		return &CPUStorage{dtype: dtype, bf16: make([]half.BFloat16, n)}
 	}
 	return &CPUStorage{dtype: Float64, f64: make([]float64, n)}
 }
@@ -115,7 +157,7 @@ func newCPUStorage(dtype DType, n int) *CPUStorage {
 func (s *CPUStorage) DType() DType { return s.dtype }
 
 // Len implements Storage.
-func (s *CPUStorage) Len() int { return len(s.f32) + len(s.f64) }
+func (s *CPUStorage) Len() int { return len(s.f32) + len(s.f64) + len(s.f16) + len(s.bf16) }
 
 // Float32 returns the backing slice of a float32 storage (nil otherwise).
 // Kernels may write to it only when it belongs to their output tensor.
@@ -124,6 +166,14 @@ func (s *CPUStorage) Float32() []float32 { return s.f32 }
 // Float64 returns the backing slice of a float64 storage (nil otherwise).
 // Kernels may write to it only when it belongs to their output tensor.
 func (s *CPUStorage) Float64() []float64 { return s.f64 }
+
+// Float16 returns the backing slice of a float16 storage (nil otherwise).
+// Kernels may write to it only when it belongs to their output tensor.
+func (s *CPUStorage) Float16() []half.Float16 { return s.f16 }
+
+// BFloat16 returns the backing slice of a bfloat16 storage (nil otherwise).
+// Kernels may write to it only when it belongs to their output tensor.
+func (s *CPUStorage) BFloat16() []half.BFloat16 { return s.bf16 }
 
 // Backend manages memory for one DeviceType. The CUDA package implements it
 // and calls RegisterBackend from its init function. All methods must be safe
@@ -212,9 +262,14 @@ func (cpuBackend) CopyFromHost(dst Storage, dstOff int, src *CPUStorage, srcOff,
 }
 func (cpuBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOff, n int) error {
 	s := src.(*CPUStorage)
-	if s.dtype == Float32 {
+	switch s.dtype {
+	case Float32:
 		copy(dst.f32[dstOff:dstOff+n], s.f32[srcOff:srcOff+n])
-	} else {
+	case Float16:
+		copy(dst.f16[dstOff:dstOff+n], s.f16[srcOff:srcOff+n])
+	case BFloat16:
+		copy(dst.bf16[dstOff:dstOff+n], s.bf16[srcOff:srcOff+n])
+	default:
 		copy(dst.f64[dstOff:dstOff+n], s.f64[srcOff:srcOff+n])
 	}
 	return nil

@@ -9,10 +9,20 @@
 //
 // # Tensors
 //
-// A Tensor has a shape, strides in elements, an offset, a DType (Float32 or
-// Float64), a Device (CPU or CUDA(n)) and a Storage. Constructors (Zeros,
-// Full, FromFloat32, FromFloat64, Rand) create contiguous CPU tensors; To
-// copies to another device. Reshape, Transpose and Narrow return views that
+// A Tensor has a shape, strides in elements, an offset, a DType (Float32,
+// Float64, Float16 or BFloat16), a Device (CPU or CUDA(n)) and a Storage.
+// Constructors (Zeros, Full, FromFloat32, FromFloat64, FromFloat32As,
+// FromFloat16, FromBFloat16, Rand) create contiguous CPU tensors; To copies
+// to another device; AsType converts to another dtype; Float64s, Float32s,
+// Float16s and BFloat16s read the elements back in any dtype.
+//
+// The 16-bit dtypes hold the types of package ops/half (CUDA's __half and
+// __nv_bfloat16). Every built-in op and backward runs on them: kernels load
+// float32, compute in float32 or wider (reductions and softmax accumulate in
+// float32 or wider) and round the result to nearest even. Dtypes are never
+// promoted: an op's tensor arguments share one dtype, and a mix is an
+// ErrDType error that names both and the conversion to write. GradCheck
+// needs float64. Reshape, Transpose and Narrow return views that
 // share storage (Reshape copies when no view is possible, like
 // torch.reshape), so non-contiguous tensors are normal and every kernel
 // accepts them. Ops never modify their inputs: they return new contiguous
@@ -28,7 +38,7 @@
 // Bad input never panics. Errors are *OpError values whose message names
 // the op, the argument and what was expected, e.g.
 //
-//	ops.Axpby: y has dtype float32, expected float64 (same as x)
+//	ops.Axpby: y has dtype float32, expected float64 (same as x); ops do not promote dtypes: convert one explicitly, e.g. y.AsType(ops.Float64)
 //	ops.MatMul: a has shape [3 4], b has shape [5 6]: inner dimensions must match
 //
 // and which wrap one of the sentinels ErrNil, ErrFreed, ErrDType,

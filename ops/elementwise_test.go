@@ -31,11 +31,13 @@ func forEachElemCase(t *testing.T, fn func(t *testing.T, dtype DType, shape []in
 	}
 }
 
-// elemTol: kernels compute in float64 and round once, so the error is at
-// most one rounding of the result plus float64 rounding of the terms.
+// elemTol: kernels compute in float64 and round once (the 16-bit dtypes
+// through float32: one more rounding at 2^-24, far below theirs), so the
+// error is at most one rounding of the result plus float64 rounding of the
+// terms, and half a subnormal spacing for float16 results below 2^-14.
 func elemTol(dtype DType, want, scale []float64) func(int) float64 {
 	u := unitRoundoff(dtype)
-	return func(i int) float64 { return 2*u*math.Abs(want[i]) + 1e-14*scale[i] }
+	return func(i int) float64 { return 2*u*math.Abs(want[i]) + 1e-14*scale[i] + tiny(dtype) }
 }
 
 func TestAddScalar(t *testing.T) {
@@ -147,9 +149,15 @@ func TestNorm(t *testing.T) {
 		// Float64 accumulation: relative error ~1e-12 in float64, one
 		// float32 rounding (6e-8) for float32; a float32 accumulator would
 		// be off by ~1e-5 at 2^20 elements.
+		// The 16-bit dtypes: accumulated in float64 as well, so the one
+		// rounding of the result (2u: 1e-3 float16, 8e-3 bfloat16), not a
+		// sqrt(n) growth of an accumulator's error.
 		rel := 1e-12
-		if dtype == Float32 {
+		switch dtype {
+		case Float32:
 			rel = 1e-6
+		case Float16, BFloat16:
+			rel = 2 * unitRoundoff(dtype)
 		}
 		if math.Abs(got-want) > rel*want {
 			t.Fatalf("Norm = %.17g, want %.17g (rel %.3g > %g)", got, want, math.Abs(got-want)/want, rel)
@@ -186,7 +194,7 @@ func TestContiguousAndViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, v := range f32 {
+		for i, v := range f32 { // exact: data holds values of dtype
 			if v != float32(data[i]) {
 				t.Fatalf("Float32s[%d] = %v, want %v", i, v, float32(data[i]))
 			}

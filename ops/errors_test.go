@@ -35,7 +35,7 @@ func TestOpErrors(t *testing.T) {
 	b56 := m(Zeros(Float64, 5, 6))
 
 	_, err := Axpby(1, x64, 1, y32)
-	wantErr(t, "dtype", err, ErrDType, "ops.Axpby: y has dtype float32, expected float64 (same as x)")
+	wantErr(t, "dtype", err, ErrDType, "ops.Axpby: y has dtype float32, expected float64 (same as x); ops do not promote dtypes: convert one explicitly, e.g. y.AsType(ops.Float64)")
 	_, err = Axpby(1, x64, 1, x4)
 	wantErr(t, "shape", err, ErrShape, "ops.Axpby: y has shape [4], expected [3] (same as x)")
 	_, err = Axpby(1, x64, 1, xcuda)

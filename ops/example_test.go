@@ -41,7 +41,7 @@ func ExampleAxpby() {
 	fmt.Println(errors.Is(err, ops.ErrDType))
 	// Output:
 	// [7 14 21] float32 cpu
-	// ops.Axpby: y has dtype float64, expected float32 (same as x)
+	// ops.Axpby: y has dtype float64, expected float32 (same as x); ops do not promote dtypes: convert one explicitly, e.g. y.AsType(ops.Float32)
 	// true
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // ---------------------------------------------------------------------------
@@ -20,12 +22,14 @@ type fakeStorage struct {
 	dtype DType
 	f32   []float32
 	f64   []float64
+	f16   []half.Float16
+	bf16  []half.BFloat16
 	freed atomic.Bool
 	queue string // the fake stream AllocContext put it on ("" by default)
 }
 
 func (s *fakeStorage) DType() DType { return s.dtype }
-func (s *fakeStorage) Len() int     { return len(s.f32) + len(s.f64) }
+func (s *fakeStorage) Len() int     { return len(s.f32) + len(s.f64) + len(s.f16) + len(s.bf16) }
 
 type fakeBackend struct {
 	allocs, frees atomic.Int64
@@ -52,9 +56,14 @@ func (b *fakeBackend) Alloc(d Device, dtype DType, n int) (Storage, error) {
 	}
 	b.allocs.Add(1)
 	s := &fakeStorage{dtype: dtype}
-	if dtype == Float32 {
+	switch dtype {
+	case Float32:
 		s.f32 = make([]float32, n)
-	} else {
+	case Float16:
+		s.f16 = make([]half.Float16, n)
+	case BFloat16:
+		s.bf16 = make([]half.BFloat16, n)
+	default:
 		s.f64 = make([]float64, n)
 	}
 	return s, nil
@@ -68,18 +77,28 @@ func (b *fakeBackend) Free(s Storage) error {
 }
 func (b *fakeBackend) CopyFromHost(dst Storage, dstOff int, src *CPUStorage, srcOff, n int) error {
 	d := dst.(*fakeStorage)
-	if d.dtype == Float32 {
+	switch d.dtype {
+	case Float32:
 		copy(d.f32[dstOff:dstOff+n], src.Float32()[srcOff:srcOff+n])
-	} else {
+	case Float16:
+		copy(d.f16[dstOff:dstOff+n], src.Float16()[srcOff:srcOff+n])
+	case BFloat16:
+		copy(d.bf16[dstOff:dstOff+n], src.BFloat16()[srcOff:srcOff+n])
+	default:
 		copy(d.f64[dstOff:dstOff+n], src.Float64()[srcOff:srcOff+n])
 	}
 	return nil
 }
 func (b *fakeBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOff, n int) error {
 	s := src.(*fakeStorage)
-	if s.dtype == Float32 {
+	switch s.dtype {
+	case Float32:
 		copy(dst.Float32()[dstOff:dstOff+n], s.f32[srcOff:srcOff+n])
-	} else {
+	case Float16:
+		copy(dst.Float16()[dstOff:dstOff+n], s.f16[srcOff:srcOff+n])
+	case BFloat16:
+		copy(dst.BFloat16()[dstOff:dstOff+n], s.bf16[srcOff:srcOff+n])
+	default:
 		copy(dst.Float64()[dstOff:dstOff+n], s.f64[srcOff:srcOff+n])
 	}
 	return nil
@@ -137,9 +156,14 @@ func fakeElementwise(out *Tensor, x *Tensor, f func(float64) float64) error {
 		for d := range idx {
 			o += idx[d] * strides[d]
 		}
-		if xs.dtype == Float32 {
+		switch xs.dtype {
+		case Float32:
 			os.f32[i] = float32(f(float64(xs.f32[o])))
-		} else {
+		case Float16:
+			os.f16[i] = half.Float16From(float32(f(float64(xs.f16[o].Float32()))))
+		case BFloat16:
+			os.bf16[i] = half.BFloat16From(float32(f(float64(xs.bf16[o].Float32()))))
+		default:
 			os.f64[i] = f(xs.f64[o])
 		}
 		for d := len(idx) - 1; d >= 0; d-- {
@@ -212,9 +236,14 @@ func randData(seed uint64, n int, lo, hi float64) []float64 {
 // roundTo rounds data to dtype's precision (returned as float64).
 func roundTo(dtype DType, data []float64) []float64 {
 	out := slices.Clone(data)
-	if dtype == Float32 {
-		for i, v := range out {
+	for i, v := range out {
+		switch dtype {
+		case Float32:
 			out[i] = float64(float32(v))
+		case Float16:
+			out[i] = float64(half.Float16From(float32(v)).Float32())
+		case BFloat16:
+			out[i] = float64(half.BFloat16From(float32(v)).Float32())
 		}
 	}
 	return out
@@ -233,7 +262,7 @@ func fromData(tb testing.TB, dtype DType, data []float64, shape ...int) *Tensor 
 	for i, v := range data {
 		f[i] = float32(v)
 	}
-	return must(tb)(FromFloat32(f, shape...))
+	return must(tb)(FromFloat32As(dtype, f, shape...))
 }
 
 // Layout kinds for makeView.
@@ -333,15 +362,48 @@ func closeTo(tb testing.TB, what string, got, want []float64, tol func(i int) fl
 	}
 }
 
-// eps returns the unit roundoff of dtype.
+// unitRoundoff returns the unit roundoff of dtype: the largest relative
+// error of one rounding to nearest (2^-p for a p-bit significand): float16
+// 2^-11 ≈ 4.9e-4, bfloat16 2^-8 ≈ 3.9e-3.
 func unitRoundoff(dtype DType) float64 {
-	if dtype == Float32 {
+	switch dtype {
+	case Float32:
 		return 0x1p-24
+	case Float16:
+		return 0x1p-11
+	case BFloat16:
+		return 0x1p-8
 	}
 	return 0x1p-53
 }
 
-var dtypes = []DType{Float32, Float64}
+// computeRoundoff is the unit roundoff of the type kernels compute in for
+// dtype: float32 for the 16-bit dtypes (they load as float32, compute in
+// float32 or wider and round once when storing), else the dtype's own.
+func computeRoundoff(dtype DType) float64 {
+	if dtype.isHalf() {
+		return 0x1p-24
+	}
+	return unitRoundoff(dtype)
+}
+
+// tiny is the absolute error of one rounding below dtype's normal range:
+// half the spacing of its subnormals (float16's are 2^-24 apart; the others'
+// are below 1e-37, so their relative bounds hold for the values tested).
+func tiny(dtype DType) float64 {
+	if dtype == Float16 {
+		return 0x1p-25
+	}
+	return 0
+}
+
+// dtypes are all dtypes: every op and backward is tested on each. Results
+// on the 16-bit dtypes are compared with a float64 reference on the same
+// (rounded) inputs; since they compute in float32 or wider and round once,
+// the bounds are the float32/float64 ones with the dtype's unit roundoff:
+// 2u|want| (u = 2^-11 for float16, about 1e-3 relative; 2^-8 for bfloat16,
+// about 8e-3 relative) plus tiny(dtype) for subnormal results.
+var dtypes = []DType{Float32, Float64, Float16, BFloat16}
 
 // sizes for elementwise ops and Norm.
 func elemSizes() []int {

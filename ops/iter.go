@@ -4,18 +4,32 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/dims"
 )
 
-// float is the set of element types CPU kernels are generic over.
-type float interface{ ~float32 | ~float64 }
+// float is the set of element types CPU kernels that compute are generic
+// over; the 16-bit dtypes reach them widened to float32 (byDType).
+type float interface{ float32 | float64 }
 
-// cpuData returns the host slice backing a live CPU tensor.
-func cpuData[T float](t *Tensor) []T {
+// elem is the set of all element types, for kernels that only move
+// elements (copies, scatters).
+type elem interface {
+	float32 | float64 | half.Float16 | half.BFloat16
+}
+
+// cpuData returns the host slice backing a live CPU tensor; T must be the
+// Go type of the tensor's dtype.
+func cpuData[T elem](t *Tensor) []T {
 	s := t.cpu()
 	var z T
-	if _, ok := any(z).(float32); ok {
+	switch any(z).(type) {
+	case float32:
 		return any(s.f32).([]T)
+	case half.Float16:
+		return any(s.f16).([]T)
+	case half.BFloat16:
+		return any(s.bf16).([]T)
 	}
 	return any(s.f64).([]T)
 }

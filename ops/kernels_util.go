@@ -5,7 +5,9 @@ import (
 	"slices"
 )
 
-// byDType turns a pair of typed CPU kernels into a Kernel.
+// byDType turns a pair of typed CPU kernels into a Kernel. The 16-bit
+// dtypes run the float32 kernel on inputs widened to float32 (exactly) and
+// round its result to the output dtype (viaFloat32).
 func byDType(f32, f64 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
 	return func(out *Tensor, in []*Tensor, s []float64) error {
 		switch out.dtype {
@@ -13,6 +15,28 @@ func byDType(f32, f64 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
 			f32(out, in, s)
 		case Float64:
 			f64(out, in, s)
+		case Float16, BFloat16:
+			viaFloat32(f32, out, in, s)
+		default:
+			return fmt.Errorf("unsupported dtype %v", out.dtype)
+		}
+		return nil
+	}
+}
+
+// byElem turns a CPU kernel that only moves elements (no arithmetic) into a
+// Kernel over every dtype.
+func byElem(f32, f64, f16, bf16 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
+	return func(out *Tensor, in []*Tensor, s []float64) error {
+		switch out.dtype {
+		case Float32:
+			f32(out, in, s)
+		case Float64:
+			f64(out, in, s)
+		case Float16:
+			f16(out, in, s)
+		case BFloat16:
+			bf16(out, in, s)
 		default:
 			return fmt.Errorf("unsupported dtype %v", out.dtype)
 		}
@@ -36,7 +60,7 @@ func sameShape(names ...string) ShapeFunc {
 // ew1 runs row over out (contiguous, offset 0) and x in parallel chunks.
 // row gets the destination run, x's data, the storage index of the run's
 // first x element and x's stride along the run.
-func ew1[T float](out, x *Tensor, row func(dst, xd []T, xo, xs int)) {
+func ew1[T elem](out, x *Tensor, row func(dst, xd []T, xo, xs int)) {
 	od, xd := cpuData[T](out), cpuData[T](x)
 	n := out.Numel()
 	if x.IsContiguous() {
@@ -54,7 +78,7 @@ func ew1[T float](out, x *Tensor, row func(dst, xd []T, xo, xs int)) {
 }
 
 // ew2 is ew1 for two inputs x and y of out's shape.
-func ew2[T float](out, x, y *Tensor, row func(dst, xd, yd []T, xo, xs, yo, ys int)) {
+func ew2[T elem](out, x, y *Tensor, row func(dst, xd, yd []T, xo, xs, yo, ys int)) {
 	od, xd, yd := cpuData[T](out), cpuData[T](x), cpuData[T](y)
 	n := out.Numel()
 	if x.IsContiguous() && y.IsContiguous() {

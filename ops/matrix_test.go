@@ -38,15 +38,16 @@ func TestRowSoftmax(t *testing.T) {
 					want := refSoftmax(xd, B, D)
 					u := unitRoundoff(dtype)
 					got := values(t, out)
-					// Computed in float64, rounded once.
-					closeTo(t, "RowSoftmax", got, want, func(i int) float64 { return 2*u*want[i] + 1e-15 })
+					// Computed in float64, rounded once (float16: plus half a
+					// subnormal spacing for results below 2^-14).
+					closeTo(t, "RowSoftmax", got, want, func(i int) float64 { return 2*u*want[i] + 1e-15 + tiny(dtype) })
 					// Property: every (non-empty) row sums to 1.
 					for i := range B * min(D, 1) {
 						var s float64
 						for j := range D {
 							s += got[i*D+j]
 						}
-						if math.Abs(s-1) > float64(D)*u*2 {
+						if math.Abs(s-1) > float64(D)*(u*2+tiny(dtype)) {
 							t.Fatalf("row %d sums to %.17g", i, s)
 						}
 					}
@@ -122,10 +123,12 @@ func TestMatMul(t *testing.T) {
 						t.Fatalf("shape %v", s)
 					}
 					// Dot-product error bound: ~K roundings of the
-					// accumulated magnitudes, scaled by K.
-					u := unitRoundoff(dtype)
+					// accumulated magnitudes in the compute type (float32
+					// for the 16-bit dtypes), scaled by K, plus one rounding
+					// of the result to the dtype.
+					u, uc := unitRoundoff(dtype), computeRoundoff(dtype)
 					closeTo(t, "MatMul", values(t, out), want, func(i int) float64 {
-						return 2*float64(c.K+2)*u*scale[i] + 1e-300
+						return 2*u*math.Abs(want[i]) + 2*float64(c.K+2)*uc*scale[i] + tiny(dtype) + 1e-300
 					})
 				})
 			}

@@ -3,6 +3,8 @@ package ops
 import (
 	"math"
 	"slices"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // contiguousOp copies its input into a new contiguous tensor. It backs
@@ -18,11 +20,11 @@ func init() {
 		Backward: func(g *Tensor, _ []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
 			return []*Tensor{g}, nil
 		},
-		CPU: byDType(contiguousCPU[float32], contiguousCPU[float64]),
+		CPU: byElem(contiguousCPU[float32], contiguousCPU[float64], contiguousCPU[half.Float16], contiguousCPU[half.BFloat16]),
 	})
 }
 
-func contiguousCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
+func contiguousCPU[T elem](out *Tensor, in []*Tensor, _ []float64) {
 	ew1(out, in[0], func(dst, xd []T, xo, xs int) {
 		if xs == 1 {
 			copy(dst, xd[xo:xo+len(dst)])
@@ -61,7 +63,7 @@ func init() {
 			shape[int(dim)] = int(size)
 			return shape, nil
 		},
-		CPU: byDType(narrowBackwardCPU[float32], narrowBackwardCPU[float64]),
+		CPU: byElem(narrowBackwardCPU[float32], narrowBackwardCPU[float64], narrowBackwardCPU[half.Float16], narrowBackwardCPU[half.BFloat16]),
 	})
 }
 
@@ -69,7 +71,7 @@ func narrowBackward(g *Tensor, dim, start, size int) (*Tensor, error) {
 	return narrowBackwardOp.Call([]*Tensor{g}, []float64{float64(dim), float64(start), float64(size)})
 }
 
-func narrowBackwardCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
+func narrowBackwardCPU[T elem](out *Tensor, in []*Tensor, sc []float64) {
 	g := in[0]
 	od, gd := cpuData[T](out), cpuData[T](g)
 	clear(od)

@@ -311,7 +311,8 @@ func (o *Op) checkSameDeviceAndDType(name string, ts []*Tensor) error {
 	for i, t := range ts[1:] {
 		if t.dtype != first.dtype {
 			n := o.tensorNames[i+1]
-			return opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s)", n, t.dtype, first.dtype, n0)
+			return opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s); ops do not promote dtypes: convert one explicitly, e.g. %s.AsType(ops.%s)",
+				n, t.dtype, first.dtype, n0, n, first.dtype.goName())
 		}
 	}
 	return nil

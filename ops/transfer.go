@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // Contiguous returns t itself if it is contiguous, else a contiguous copy on
@@ -136,7 +138,7 @@ func (t *Tensor) hostView(op string) (h *Tensor, release func(), err error) {
 }
 
 // Float64s copies the elements to a new host slice in row-major (logical)
-// order, converting float32 values to float64.
+// order, converted to float64 (exactly, from every dtype).
 func (t *Tensor) Float64s() ([]float64, error) {
 	h, release, err := t.hostView("Float64s")
 	if err != nil {
@@ -144,16 +146,13 @@ func (t *Tensor) Float64s() ([]float64, error) {
 	}
 	defer release()
 	out := make([]float64, h.Numel())
-	if h.dtype == Float32 {
-		gather(out, h.cpu().f32, h)
-	} else {
-		gather(out, h.cpu().f64, h)
-	}
+	gatherTo(out, h)
 	return out, nil
 }
 
 // Float32s copies the elements to a new host slice in row-major (logical)
-// order, rounding float64 values to float32.
+// order, converted to float32: exactly from float32, float16 and bfloat16,
+// rounded to nearest from float64.
 func (t *Tensor) Float32s() ([]float32, error) {
 	h, release, err := t.hostView("Float32s")
 	if err != nil {
@@ -161,12 +160,32 @@ func (t *Tensor) Float32s() ([]float32, error) {
 	}
 	defer release()
 	out := make([]float32, h.Numel())
-	if h.dtype == Float32 {
-		gather(out, h.cpu().f32, h)
-	} else {
-		gather(out, h.cpu().f64, h)
-	}
+	gatherTo(out, h)
 	return out, nil
+}
+
+// Float16s copies the elements to a new host slice in row-major (logical)
+// order, rounded to float16 (nearest even; float64 values are rounded to
+// float32 first). Values beyond ±65504 become ±Inf.
+func (t *Tensor) Float16s() ([]half.Float16, error) {
+	v, err := t.Float32s()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]half.Float16, len(v))
+	return out, half.Float16s(out, v)
+}
+
+// BFloat16s copies the elements to a new host slice in row-major (logical)
+// order, rounded to bfloat16 (nearest even; float64 values are rounded to
+// float32 first).
+func (t *Tensor) BFloat16s() ([]half.BFloat16, error) {
+	v, err := t.Float32s()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]half.BFloat16, len(v))
+	return out, half.BFloat16s(out, v)
 }
 
 // Item returns the value of a one-element tensor as a float64.
@@ -182,29 +201,4 @@ func (t *Tensor) Item() (float64, error) {
 		return 0, err
 	}
 	return v[0], nil
-}
-
-// gather copies the strided elements of t (backed by src) into dst in
-// logical order.
-func gather[D, S float](dst []D, src []S, t *Tensor) {
-	if len(dst) == 0 {
-		return
-	}
-	if t.IsContiguous() {
-		for i, v := range src[t.offset : t.offset+len(dst)] {
-			dst[i] = D(v)
-		}
-		return
-	}
-	l := newLayout(t.shape, []int{t.offset}, t.strides)
-	s := l.inner[0]
-	i := 0
-	l.rows(0, len(dst), func(off []int, n int) {
-		o := off[0]
-		for k := 0; k < n; k++ {
-			dst[i] = D(src[o])
-			i++
-			o += s
-		}
-	})
 }

@@ -139,15 +139,23 @@ func DevicePtr(t *ops.Tensor) (uintptr, error) {
 }
 
 // DTypeCode returns the dtype code of the C ABI (csrc/opscuda.h:
-// OPSCUDA_FLOAT32, OPSCUDA_FLOAT64) for d.
+// OPSCUDA_FLOAT32, OPSCUDA_FLOAT64, OPSCUDA_FLOAT16, OPSCUDA_BFLOAT16) for
+// d, or 0 for an invalid dtype.
 func DTypeCode(d ops.DType) int { return int(dtypeCode(d)) }
 
-// dtypeCode maps an ops.DType to the C API's OPSCUDA_FLOAT32/64.
+// dtypeCode maps an ops.DType to the C API's OPSCUDA_* dtype code.
 func dtypeCode(d ops.DType) C.int {
-	if d == ops.Float32 {
+	switch d {
+	case ops.Float32:
 		return C.OPSCUDA_FLOAT32
+	case ops.Float64:
+		return C.OPSCUDA_FLOAT64
+	case ops.Float16:
+		return C.OPSCUDA_FLOAT16
+	case ops.BFloat16:
+		return C.OPSCUDA_BFLOAT16
 	}
-	return C.OPSCUDA_FLOAT64
+	return 0
 }
 
 // LaunchStream returns the stream a kernel writing out must be launched on

@@ -22,8 +22,13 @@ func hostSpan(h *ops.CPUStorage, off, n int, dtype ops.DType) (unsafe.Pointer, i
 	if off < 0 || n < 0 || off+n > h.Len() {
 		return nil, 0, fmt.Errorf("cuda: host range [%d, %d) is outside a storage of %d elements: %w", off, off+n, h.Len(), ops.ErrArg)
 	}
-	if dtype == ops.Float32 {
+	switch dtype {
+	case ops.Float32:
 		return unsafe.Pointer(&h.Float32()[off]), n * 4, nil
+	case ops.Float16:
+		return unsafe.Pointer(&h.Float16()[off]), n * 2, nil
+	case ops.BFloat16:
+		return unsafe.Pointer(&h.BFloat16()[off]), n * 2, nil
 	}
 	return unsafe.Pointer(&h.Float64()[off]), n * 8, nil
 }

@@ -26,9 +26,13 @@ typedef unsigned long long opscuda_dptr;
 // each other in every operand.
 #define OPSCUDA_MAX_DIMS 8
 
-// Element types (the values of ops.DType).
+// Element types (the values of ops.DType). The 16-bit types are __half (cuda_fp16.h) and
+// __nv_bfloat16 (cuda_bf16.h); kernels compute on them in float32 (or wider) and round the
+// results to nearest even.
 #define OPSCUDA_FLOAT32 1
 #define OPSCUDA_FLOAT64 2
+#define OPSCUDA_FLOAT16 3
+#define OPSCUDA_BFLOAT16 4
 
 // An elementwise problem: out[i] = f(in[0][off0(i)], in[1][off1(i)]) for i in [0, n), out
 // contiguous. in[k] points at the operand's first element (base + offset). The operands' logical
