@@ -2,6 +2,8 @@ package ops
 
 import (
 	"context"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // Helpers for kernels written outside this package (see ops/examples/square
@@ -44,10 +46,11 @@ func ContiguousAll(ctx context.Context, ts ...*Tensor) (out []*Tensor, release f
 // HostView returns the elements of a contiguous CPU tensor as a slice of
 // its storage (no copy; writes go to the tensor): t.Numel() elements from
 // its offset. T must be the Go type of t's dtype (float32 for Float32,
-// float64 for Float64). It returns nil when t is nil, freed, not a
+// float64 for Float64, half.Float16 for Float16, half.BFloat16 for
+// BFloat16). It returns nil when t is nil, freed, not a
 // contiguous CPU tensor, or of another dtype; a CPU kernel's output, and
 // its inputs after ContiguousAll, always qualify.
-func HostView[T float32 | float64](t *Tensor) []T {
+func HostView[T float32 | float64 | half.Float16 | half.BFloat16](t *Tensor) []T {
 	if t == nil || t.buf == nil || t.device != CPU || !t.IsContiguous() {
 		return nil
 	}
@@ -61,6 +64,10 @@ func HostView[T float32 | float64](t *Tensor) []T {
 		all = s.Float32()
 	case Float64:
 		all = s.Float64()
+	case Float16:
+		all = s.Float16()
+	case BFloat16:
+		all = s.BFloat16()
 	}
 	v, ok := all.([]T)
 	if !ok || t.offset+t.Numel() > len(v) {
