@@ -4,9 +4,13 @@
 //	import _ "github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 //
 // Its init function registers an ops.Backend for ops.DeviceCUDA (device
-// memory, host copies, synchronization) and CUDA kernels, for float32 and
-// float64, for every built-in op (ops.BuiltinOps; package ops lists them
-// with their arguments). Tensors move to a GPU with To(ops.CUDA(n)) and ops
+// memory, host copies, synchronization) and CUDA kernels, for float32,
+// float64, float16 (__half) and bfloat16 (__nv_bfloat16), for every built-in
+// op and backward (ops.BuiltinOps; package ops lists them with their
+// arguments). The 16-bit kernels load with 16-byte vectors where the data
+// is contiguous and aligned, compute in float32 (Norm and the softmax sums
+// in double) and round to nearest even when storing; MatMul on them runs
+// the float32 tiled kernel, widening as it loads. Tensors move to a GPU with To(ops.CUDA(n)) and ops
 // on them run there:
 //
 //	x, _ := ops.Rand(1, ops.Float32, 1<<20)

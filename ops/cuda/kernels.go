@@ -35,9 +35,6 @@ func init() {
 	ops.RegisterBackend(backend{})
 	for name, k := range kernels {
 		ops.RegisterKernel(name, ops.DeviceCUDA, func(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-			if d := out.DType(); d == ops.Float16 || d == ops.BFloat16 {
-				return fmt.Errorf("cuda: %s: dtype %v is not supported yet by the CUDA kernels (convert with AsType(ops.Float32), or compute on the CPU): %w", name, d, ops.ErrDType)
-			}
 			return k(name, out, in, sc)
 		})
 	}

@@ -13,8 +13,11 @@ import (
 // an ulp of the dtype (plus the difference of a fused multiply-add in
 // float64); reductions differ in summation order only.
 func elemTol(dtype ops.DType) (rtol, atol float64) {
-	if dtype == ops.Float32 {
+	switch dtype {
+	case ops.Float32:
 		return 1e-6, 1e-12
+	case ops.Float16, ops.BFloat16:
+		return halfTol(dtype)
 	}
 	return 1e-12, 1e-14
 }
@@ -146,9 +149,15 @@ func TestVectorTails(t *testing.T) {
 	}
 }
 
+// normTol: both sides sum in float64; the 16-bit results can differ by the
+// rounding of the result (halfTol: there is no sqrt(n) term).
 func normTol(dtype ops.DType) float64 {
-	if dtype == ops.Float32 {
+	switch dtype {
+	case ops.Float32:
 		return 1e-6
+	case ops.Float16, ops.BFloat16:
+		rtol, _ := halfTol(dtype)
+		return rtol
 	}
 	return 1e-12
 }
@@ -221,8 +230,11 @@ func TestRowSoftmaxMatchesCPU(t *testing.T) {
 	m := must(t)
 	for _, dtype := range dtypes {
 		rtol, atol := 2e-6, 1e-12 // float32: expf (2 ulp) of a float32 difference
-		if dtype == ops.Float64 {
+		switch dtype {
+		case ops.Float64:
 			rtol, atol = 1e-12, 1e-15
+		case ops.Float16, ops.BFloat16:
+			rtol, atol = halfTol(dtype) // float32 expf and sums in float32 or double, one rounding
 		}
 		for si, shape := range matShapes {
 			for _, kind := range []string{kContig, kTransposed, kNarrowed, kStrided} {
@@ -249,8 +261,11 @@ func TestRowSoftmaxMatchesCPU(t *testing.T) {
 				gotB := m(bw.Call([]*ops.Tensor{gv.gpu(t), gy}, nil))
 				checkOut(t, what, gotB, dev, dtype, shape)
 				brtol, batol := 1e-6, 1e-12
-				if dtype == ops.Float64 {
+				switch dtype {
+				case ops.Float64:
 					brtol, batol = 1e-10, 1e-15
+				case ops.Float16, ops.BFloat16:
+					brtol, batol = halfTol(dtype)
 				}
 				compare(t, what, values(t, gotB), values(t, wantB), brtol, batol)
 			}
@@ -277,7 +292,11 @@ func TestRowSoftmaxOverflow(t *testing.T) {
 					t.Fatalf("RowSoftmax %v D=%d: element %d is %v", dtype, d, i, v)
 				}
 			}
-			compare(t, name("RowSoftmax large values ", dtype, " ", d), got, want, 2e-6, 1e-12)
+			rtol, atol := 2e-6, 1e-12
+			if isHalf(dtype) {
+				rtol, atol = halfTol(dtype)
+			}
+			compare(t, name("RowSoftmax large values ", dtype, " ", d), got, want, rtol, atol)
 		}
 	}
 }
@@ -293,9 +312,15 @@ func TestMatMulMatchesCPU(t *testing.T) {
 	m := must(t)
 	layouts := []string{kContig, kTransposed, kNarrowed}
 	for _, dtype := range dtypes {
+		// The 16-bit dtypes compute in float32 (u = 2^-24) and round the
+		// result once: add that rounding, 2u_half*|ref| (halfTol).
 		u := 0x1p-24
 		if dtype == ops.Float64 {
 			u = 0x1p-53
+		}
+		hr, ha := 0.0, 0.0
+		if isHalf(dtype) {
+			hr, ha = halfTol(dtype)
 		}
 		for ci, c := range matmulCases {
 			M, K, N := c[0], c[1], c[2]
@@ -313,7 +338,7 @@ func TestMatMulMatchesCPU(t *testing.T) {
 						s += ar[i*K+k] * br[k*N+j]
 						a += math.Abs(ar[i*K+k] * br[k*N+j])
 					}
-					ref[i*N+j], bound[i*N+j] = s, 2*float64(K)*u*a
+					ref[i*N+j], bound[i*N+j] = s, 2*float64(K)*u*a+hr*math.Abs(s)+ha
 				}
 			}
 			for _, la := range layouts {

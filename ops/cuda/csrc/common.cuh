@@ -2,8 +2,12 @@
 #ifndef RULES_CUDA_GO_OPS_CUDA_COMMON_CUH_
 #define RULES_CUDA_GO_OPS_CUDA_COMMON_CUH_
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
+
+#include <type_traits>
 
 #include "ops/cuda/csrc/opscuda.h"
 
@@ -74,6 +78,49 @@ inline const T* cptr(opscuda_dptr p) {
 template <typename T>
 inline T* mptr(opscuda_dptr p) {
   return reinterpret_cast<T*>((uintptr_t)p);
+}
+
+// ---- The 16-bit element types: __half and __nv_bfloat16 are loaded as float (to_wide), computed
+// on in float (or wider) and rounded to nearest even when stored (from_wide).
+
+template <typename T>
+inline constexpr bool is_half_v =
+    std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+
+// The type a kernel computes in for storage type T: float for the 16-bit types, T otherwise.
+template <typename T>
+using wide_t = std::conditional_t<is_half_v<T>, float, T>;
+
+__device__ __forceinline__ float to_wide(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_wide(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_wide(float v) { return v; }
+__device__ __forceinline__ double to_wide(double v) { return v; }
+
+// v rounded to storage type T (to nearest even; a double goes through float for the 16-bit types,
+// whose precision that second rounding cannot change but in ties far below their ulp).
+template <typename T, typename A>
+__device__ __forceinline__ T from_wide(A v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half_rn((float)v);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16_rn((float)v);
+  } else {
+    return T(v);
+  }
+}
+
+// Size in bytes of an element of dtype (an OPSCUDA_* code), 0 if unknown.
+inline size_t dtype_size(int dtype) {
+  switch (dtype) {
+    case OPSCUDA_FLOAT32:
+      return 4;
+    case OPSCUDA_FLOAT64:
+      return 8;
+    case OPSCUDA_FLOAT16:
+    case OPSCUDA_BFLOAT16:
+      return 2;
+  }
+  return 0;
 }
 
 // A 16-byte group of elements, loaded and stored with one vector instruction.

@@ -1,10 +1,11 @@
 // Elementwise kernels of ops/cuda: AddScalar, Scale, Axpby, Polynomial, PolynomialBackward,
 // NormBackward, Contiguous (strided gather) and NarrowBackward.
 //
-// Each op is a functor computing in double (also for float32 data, like the CPU kernels, which
-// round once to the output type) run by one of three grid-stride kernels:
+// Each op is a functor computing in double for float32 and float64 data (like the CPU kernels,
+// which round once to the output type) and in float for float16 and bfloat16 data (loaded as
+// float, rounded to nearest even when stored), run by one of three grid-stride kernels:
 //   - vectorized: every operand contiguous and 16-byte aligned: 16-byte loads/stores (float4 /
-//     double2), the tail (fewer than one vector) done by the first threads;
+//     double2 / 8 halves), the tail (fewer than one vector) done by the first threads;
 //   - contiguous: scalar loads (an operand at an offset that breaks the alignment);
 //   - strided: each input indexed through its own strides (dimensions merged on the Go side), with
 //     32-bit index arithmetic when everything fits.
@@ -39,12 +40,21 @@ struct Strides {
 
 // ---- Functors. prepare() runs once per thread and returns the functor applied per element.
 
+// The type the elementwise functors compute in: double, float for the 16-bit types.
+template <typename T>
+using ew_t = std::conditional_t<is_half_v<T>, float, double>;
+
+template <typename T>
+__device__ __forceinline__ ew_t<T> ld(T x) {
+  return ew_t<T>(to_wide(x));
+}
+
 struct AddScalarF {
   double s;
   __device__ AddScalarF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x) const {
-    return T(double(x) + s);
+    return from_wide<T>(ld(x) + ew_t<T>(s));
   }
 };
 
@@ -53,7 +63,7 @@ struct ScaleF {
   __device__ ScaleF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x) const {
-    return T(s * double(x));
+    return from_wide<T>(ew_t<T>(s) * ld(x));
   }
 };
 
@@ -62,7 +72,8 @@ struct AxpbyF {
   __device__ AxpbyF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x, T y) const {
-    return T(a * double(x) + b * double(y));
+    using A = ew_t<T>;
+    return from_wide<T>(A(a) * ld(x) + A(b) * ld(y));
   }
 };
 
@@ -71,8 +82,9 @@ struct PolyF {
   __device__ PolyF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x) const {
-    double v = double(x);
-    return T(((a * v + b) * v + c) * v + d);
+    using A = ew_t<T>;
+    const A v = ld(x);
+    return from_wide<T>(((A(a) * v + A(b)) * v + A(c)) * v + A(d));
   }
 };
 
@@ -81,8 +93,9 @@ struct PolyBwdF {
   __device__ PolyBwdF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T g, T x) const {
-    double v = double(x);
-    return T(double(g) * ((a3 * v + b2) * v + c));
+    using A = ew_t<T>;
+    const A v = ld(x);
+    return from_wide<T>(ld(g) * ((A(a3) * v + A(b2)) * v + A(c)));
   }
 };
 
@@ -98,7 +111,7 @@ struct ScaleByF {
   double s;
   template <typename T>
   __device__ T operator()(T x) const {
-    return T(double(x) * s);
+    return from_wide<T>(ld(x) * ew_t<T>(s));
   }
 };
 
@@ -108,8 +121,8 @@ struct NormBwdF {
   const T* g;
   const T* norm;
   __device__ ScaleByF prepare() const {
-    double n = double(*norm);
-    return ScaleByF{n == 0 ? 0.0 : double(*g) / n};
+    double n = double(to_wide(*norm));
+    return ScaleByF{n == 0 ? 0.0 : double(to_wide(*g)) / n};
   }
 };
 
@@ -258,8 +271,9 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
   return launched();
 }
 
-template <int NIN, typename F32, typename F64>
-int run(opscuda_stream st, const opscuda_ew* e, F32 f32, F64 f64) {
+// Runs the functor of e's dtype: f32, f64, f16 (__half) or bf16 (__nv_bfloat16).
+template <int NIN, typename F32, typename F64, typename F16, typename BF16>
+int run(opscuda_stream st, const opscuda_ew* e, F32 f32, F64 f64, F16 f16, BF16 bf16) {
   if (e->nin != NIN || e->ndim < 1 || e->ndim > kMaxDims) return (int)cudaErrorInvalidValue;
   cudaError_t err = enter(e->device, st);
   if (err != cudaSuccess) return (int)err;
@@ -269,13 +283,17 @@ int run(opscuda_stream st, const opscuda_ew* e, F32 f32, F64 f64) {
       return (int)run_typed<float, NIN>(e, f32);
     case OPSCUDA_FLOAT64:
       return (int)run_typed<double, NIN>(e, f64);
+    case OPSCUDA_FLOAT16:
+      return (int)run_typed<__half, NIN>(e, f16);
+    case OPSCUDA_BFLOAT16:
+      return (int)run_typed<__nv_bfloat16, NIN>(e, bf16);
   }
   return (int)cudaErrorInvalidValue;
 }
 
 template <int NIN, typename F>
 int run(opscuda_stream st, const opscuda_ew* e, F f) {
-  return run<NIN>(st, e, f, f);
+  return run<NIN>(st, e, f, f, f, f);
 }
 
 // ---- NarrowBackward.
@@ -307,7 +325,7 @@ __global__ void __launch_bounds__(kThreads)
         off += c * (I)a.gstrides[d];
       }
     }
-    out[i] = inside ? g[off] : T(0);
+    out[i] = inside ? g[off] : from_wide<T>(0.0f);
   }
 }
 
@@ -365,7 +383,8 @@ extern "C" int opscuda_copy(opscuda_stream st, const opscuda_ew* e) {
   if (e->nin == 1 && contiguous(e) && e->n > 0) {
     cudaError_t err = enter(e->device, st);
     if (err != cudaSuccess) return (int)err;
-    size_t size = e->dtype == OPSCUDA_FLOAT32 ? 4 : 8;
+    const size_t size = dtype_size(e->dtype);
+    if (size == 0) return (int)cudaErrorInvalidValue;
     err = cudaMemcpyAsync(mptr<void>(e->out), cptr<void>(e->in[0]), (size_t)e->n * size,
                           cudaMemcpyDeviceToDevice, stream());
     return (int)err;
@@ -376,7 +395,9 @@ extern "C" int opscuda_copy(opscuda_stream st, const opscuda_ew* e) {
 extern "C" int opscuda_norm_backward(opscuda_stream st, const opscuda_ew* e, opscuda_dptr g,
                                      opscuda_dptr norm) {
   return run<1>(st, e, NormBwdF<float>{cptr<float>(g), cptr<float>(norm)},
-                NormBwdF<double>{cptr<double>(g), cptr<double>(norm)});
+                NormBwdF<double>{cptr<double>(g), cptr<double>(norm)},
+                NormBwdF<__half>{cptr<__half>(g), cptr<__half>(norm)},
+                NormBwdF<__nv_bfloat16>{cptr<__nv_bfloat16>(g), cptr<__nv_bfloat16>(norm)});
 }
 
 extern "C" int opscuda_narrow_backward(opscuda_stream st, int device, int dtype,
@@ -400,6 +421,10 @@ extern "C" int opscuda_narrow_backward(opscuda_stream st, int device, int dtype,
       return (int)narrow_backward_typed<float>(device, out, g, a);
     case OPSCUDA_FLOAT64:
       return (int)narrow_backward_typed<double>(device, out, g, a);
+    case OPSCUDA_FLOAT16:
+    case OPSCUDA_BFLOAT16:
+      // A pure copy: move the 16-bit patterns as they are.
+      return (int)narrow_backward_typed<uint16_t>(device, out, g, a);
   }
   return (int)cudaErrorInvalidValue;
 }

@@ -1,4 +1,5 @@
-// Norm of ops/cuda: one kernel, double accumulation, deterministic.
+// Norm of ops/cuda: one kernel, double accumulation, deterministic (float16 and bfloat16 loaded
+// as float, 16-byte loads of 8 elements, squares of a pack added in float, then in double).
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -102,9 +103,14 @@ namespace {
 
 template <typename T, int N>
 __device__ __forceinline__ double sum_squares(const Pack<T, N>& a) {
-  T s = a.v[0] * a.v[0];
+  using W = wide_t<T>;
+  const W a0 = to_wide(a.v[0]);
+  W s = a0 * a0;
 #pragma unroll
-  for (int j = 1; j < N; j++) s = fma(a.v[j], a.v[j], s);
+  for (int j = 1; j < N; j++) {
+    const W v = to_wide(a.v[j]);
+    s = fma(v, v, s);
+  }
   return double(s);
 }
 
@@ -134,12 +140,12 @@ __global__ void __launch_bounds__(kNormThreads)
     for (; i < nvec; i += nthreads) acc0 += sum_squares(xv[i]);
     const long long t = nvec * N + tid;
     if (t < n) {
-      double u = double(x[t]);
+      double u = double(to_wide(x[t]));
       acc1 += u * u;
     }
   } else if (Mode == kContiguous) {
     for (long long i = tid; i < n; i += nthreads) {
-      double u = double(x[i]);
+      double u = double(to_wide(x[i]));
       acc0 += u * u;
     }
   } else {
@@ -153,7 +159,7 @@ __global__ void __launch_bounds__(kNormThreads)
           rem /= size;
         }
       }
-      double u = double(x[off]);
+      double u = double(to_wide(x[off]));
       acc0 += u * u;
     }
   }
@@ -161,7 +167,7 @@ __global__ void __launch_bounds__(kNormThreads)
   __shared__ bool last;
   const double b = block_reduce<double, false>(acc0 + acc1, smem);
   if (gridDim.x == 1) {
-    if (threadIdx.x == 0) out[0] = T(sqrt(b));
+    if (threadIdx.x == 0) out[0] = from_wide<T>(sqrt(b));
     return;
   }
   if (threadIdx.x == 0) {
@@ -178,7 +184,7 @@ __global__ void __launch_bounds__(kNormThreads)
   }
   a = block_reduce<double, false>(a, smem);
   if (threadIdx.x == 0) {
-    out[0] = T(sqrt(a));
+    out[0] = from_wide<T>(sqrt(a));
     *count = 0;
   }
 }
@@ -237,6 +243,10 @@ extern "C" int opscuda_norm(opscuda_stream st, const opscuda_ew* e) {
       return (int)norm_typed<float>(e);
     case OPSCUDA_FLOAT64:
       return (int)norm_typed<double>(e);
+    case OPSCUDA_FLOAT16:
+      return (int)norm_typed<__half>(e);
+    case OPSCUDA_BFLOAT16:
+      return (int)norm_typed<__nv_bfloat16>(e);
   }
   return (int)cudaErrorInvalidValue;
 }

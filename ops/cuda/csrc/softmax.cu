@@ -76,6 +76,11 @@ extern "C" int opscuda_row_softmax(opscuda_stream st, int device, int dtype, ops
     case OPSCUDA_FLOAT64:
       return (int)softmax_typed<double>(device, mptr<double>(out), cptr<double>(x), B, D, s0,
                                         s1);
+    case OPSCUDA_FLOAT16:
+      return (int)softmax_typed<__half>(device, mptr<__half>(out), cptr<__half>(x), B, D, s0, s1);
+    case OPSCUDA_BFLOAT16:
+      return (int)softmax_typed<__nv_bfloat16>(device, mptr<__nv_bfloat16>(out),
+                                               cptr<__nv_bfloat16>(x), B, D, s0, s1);
   }
   return (int)cudaErrorInvalidValue;
 }
@@ -93,6 +98,13 @@ extern "C" int opscuda_row_softmax_backward(opscuda_stream st, int device, int d
     case OPSCUDA_FLOAT64:
       return (int)softmax_bwd_typed<double>(device, mptr<double>(out), cptr<double>(g), gs0, gs1,
                                             cptr<double>(y), ys0, ys1, B, D);
+    case OPSCUDA_FLOAT16:
+      return (int)softmax_bwd_typed<__half>(device, mptr<__half>(out), cptr<__half>(g), gs0, gs1,
+                                            cptr<__half>(y), ys0, ys1, B, D);
+    case OPSCUDA_BFLOAT16:
+      return (int)softmax_bwd_typed<__nv_bfloat16>(
+          device, mptr<__nv_bfloat16>(out), cptr<__nv_bfloat16>(g), gs0, gs1,
+          cptr<__nv_bfloat16>(y), ys0, ys1, B, D);
   }
   return (int)cudaErrorInvalidValue;
 }

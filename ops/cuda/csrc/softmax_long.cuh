@@ -36,43 +36,58 @@ __device__ __forceinline__ void copy16_wait() {
 #endif
 }
 
+// The 16-bit types compute in float: the shared row keeps their inputs (an exponential rounded to
+// 16 bits would lose precision before the division), and the last pass recomputes exponentials.
 template <typename T>
 __global__ void __launch_bounds__(kSmemThreads, 3)
     softmax_smem_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, int D,
                         long long s0) {
+  using W = wide_t<T>;
+  constexpr bool kKeepExp = std::is_same_v<W, T>;
   constexpr int N = 16 / sizeof(T);
   using P = Pack<T, N>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   P* rs = reinterpret_cast<P*>(smem_raw);
-  __shared__ T st[33];
+  __shared__ W st[33];
   __shared__ double sd[33];
   const int C = D / N;
   for (long long row = blockIdx.x; row < B; row += gridDim.x) {
     const P* xr = reinterpret_cast<const P*>(x + row * s0);
     for (int c = threadIdx.x; c < C; c += kSmemThreads) copy16_async(&rs[c], &xr[c]);
     copy16_wait();
-    T m = T(-INFINITY);
+    W m = W(-INFINITY);
     for (int c = threadIdx.x; c < C; c += kSmemThreads) {
       const P p = rs[c];
 #pragma unroll
-      for (int k = 0; k < N; k++) m = fmax(m, p.v[k]);
+      for (int k = 0; k < N; k++) m = fmax(m, to_wide(p.v[k]));
     }
-    m = block_reduce<T, true>(m, st);
+    m = block_reduce<W, true>(m, st);
     double acc = 0;
     for (int c = threadIdx.x; c < C; c += kSmemThreads) {
       P p = rs[c];
+      W e[N];
 #pragma unroll
-      for (int k = 0; k < N; k++) p.v[k] = ex(p.v[k] - m);
-      rs[c] = p;
-      acc += double(tree_sum(p.v));
+      for (int k = 0; k < N; k++) e[k] = ex(to_wide(p.v[k]) - m);
+      if constexpr (kKeepExp) {
+#pragma unroll
+        for (int k = 0; k < N; k++) p.v[k] = e[k];
+        rs[c] = p;
+      }
+      acc += double(tree_sum(e));
     }
     acc = block_reduce<double, false>(acc, sd);
-    const T inv = T(1.0 / acc);
+    const W inv = W(1.0 / acc);
     P* orow = reinterpret_cast<P*>(out + row * D);
     for (int c = threadIdx.x; c < C; c += kSmemThreads) {
       P p = rs[c];
 #pragma unroll
-      for (int k = 0; k < N; k++) p.v[k] *= inv;
+      for (int k = 0; k < N; k++) {
+        if constexpr (kKeepExp) {
+          p.v[k] *= inv;
+        } else {
+          p.v[k] = from_wide<T>(ex(to_wide(p.v[k]) - m) * inv);
+        }
+      }
       orow[c] = p;
     }
   }
@@ -125,32 +140,36 @@ template <typename T, bool Cache>
 __global__ void __launch_bounds__(kRowThreads)
     softmax_block_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, long long D,
                          long long s0, long long s1) {
+  // As in softmax_smem_kernel, the 16-bit types cache their inputs, not exponentials.
+  using W = wide_t<T>;
+  constexpr bool kKeepExp = std::is_same_v<W, T>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* cache = reinterpret_cast<T*>(smem_raw);
   __shared__ double sd[33];
-  __shared__ T st[33];
+  __shared__ W st[33];
   for (long long row = blockIdx.x; row < B; row += gridDim.x) {
     const T* xr = x + row * s0;
-    T m = T(-INFINITY);
+    W m = W(-INFINITY);
 #pragma unroll 4
     for (long long j = threadIdx.x; j < D; j += blockDim.x) {
       const T v = xr[j * s1];
       if (Cache) cache[j] = v;
-      m = fmax(m, v);
+      m = fmax(m, to_wide(v));
     }
-    m = block_reduce<T, true>(m, st);
+    m = block_reduce<W, true>(m, st);
     double sum = 0;
     for (long long j = threadIdx.x; j < D; j += blockDim.x) {
-      const T e = ex((Cache ? cache[j] : xr[j * s1]) - m);
-      if (Cache) cache[j] = e;
+      const W e = ex(to_wide(Cache ? cache[j] : xr[j * s1]) - m);
+      if (Cache && kKeepExp) cache[j] = e;
       sum += double(e);
     }
     sum = block_reduce<double, false>(sum, sd);
-    const T inv = T(1.0 / sum);
+    const W inv = W(1.0 / sum);
     T* orow = out + row * D;
     for (long long j = threadIdx.x; j < D; j += blockDim.x) {
-      const T e = Cache ? cache[j] : ex(xr[j * s1] - m);
-      orow[j] = e * inv;
+      const W e = Cache && kKeepExp ? W(to_wide(cache[j]))
+                                    : ex(to_wide(Cache ? cache[j] : xr[j * s1]) - m);
+      orow[j] = from_wide<T>(e * inv);
     }
   }
 }
@@ -174,14 +193,14 @@ __global__ void __launch_bounds__(kRowThreads)
         gc[j] = gv;
         yc[j] = yv;
       }
-      dot += double(gv) * double(yv);
+      dot += double(to_wide(gv)) * double(to_wide(yv));
     }
     dot = block_reduce<double, false>(dot, sd);
     T* orow = out + row * D;
     for (long long j = threadIdx.x; j < D; j += blockDim.x) {
       const T gv = Cache ? gc[j] : gr[j * gs1];
       const T yv = Cache ? yc[j] : yr[j * ys1];
-      orow[j] = T(double(yv) * (double(gv) - dot));
+      orow[j] = from_wide<T>(double(to_wide(yv)) * (double(to_wide(gv)) - dot));
     }
   }
 }

@@ -21,8 +21,9 @@ namespace {
 // 1 otherwise; all of a thread's loads are issued before the first use. A warp that owns short rows
 // takes ROWS of them at once, for more loads in flight. Longer rows: a block per row with the row
 // cached in shared memory when it fits (else three passes over it in global memory).
-// Forward: values stay in the input type (expf for float32); a thread adds its exponentials
-// pairwise in the input type and the group adds those sums in double. Backward: in double.
+// Forward: values stay in the input type (expf for float32; float16 and bfloat16 are widened to
+// float on load and rounded to nearest even on store); a thread adds its exponentials pairwise in
+// that type and the group adds those sums in double. Backward: in double.
 
 // A row kernel's shape: G threads per row, VPT values per thread, ROWS rows per warp (G == 32).
 template <int G_, int VPT_, int ROWS_>
@@ -37,33 +38,33 @@ __host__ __device__ constexpr int row_pack() {
   return VPT < 16 / (int)sizeof(T) ? VPT : 16 / (int)sizeof(T);
 }
 
-// The elements of one row that thread `rank` of a G-thread group holds (see above); `fill` past D.
-template <typename T, int G, int VPT, bool Vec>
-__device__ __forceinline__ void load_row(T (&v)[VPT], const T* __restrict__ row, long long s1,
-                                         int D, int rank, T fill) {
+// The elements of one row that thread `rank` of a G-thread group holds (see above), widened to the
+// compute type C; `fill` past D.
+template <typename T, int G, int VPT, bool Vec, typename C>
+__device__ __forceinline__ void load_row(C (&v)[VPT], const T* __restrict__ row, long long s1,
+                                         int D, int rank, C fill) {
   constexpr int N = Vec ? row_pack<T, VPT>() : 1;
 #pragma unroll
   for (int p = 0; p < VPT / N; p++) {
     const int j = (p * G + rank) * N;
     if constexpr (Vec) {
-      Pack<T, N> q;
       if (j < D) {
-        q = *reinterpret_cast<const Pack<T, N>*>(row + j);
+        const Pack<T, N> q = *reinterpret_cast<const Pack<T, N>*>(row + j);
+#pragma unroll
+        for (int k = 0; k < N; k++) v[p * N + k] = to_wide(q.v[k]);
       } else {
 #pragma unroll
-        for (int k = 0; k < N; k++) q.v[k] = fill;
+        for (int k = 0; k < N; k++) v[p * N + k] = fill;
       }
-#pragma unroll
-      for (int k = 0; k < N; k++) v[p * N + k] = q.v[k];
     } else {
-      v[p] = j < D ? row[(long long)j * s1] : fill;
+      v[p] = j < D ? C(to_wide(row[(long long)j * s1])) : fill;
     }
   }
 }
 
-// Stores the elements of load_row into a contiguous row.
-template <typename T, int G, int VPT, bool Vec>
-__device__ __forceinline__ void store_row(T* __restrict__ row, const T (&v)[VPT], int D, int rank) {
+// Stores the elements of load_row into a contiguous row, rounded to T.
+template <typename T, int G, int VPT, bool Vec, typename C>
+__device__ __forceinline__ void store_row(T* __restrict__ row, const C (&v)[VPT], int D, int rank) {
   constexpr int N = Vec ? row_pack<T, VPT>() : 1;
 #pragma unroll
   for (int p = 0; p < VPT / N; p++) {
@@ -72,11 +73,11 @@ __device__ __forceinline__ void store_row(T* __restrict__ row, const T (&v)[VPT]
       if (j < D) {
         Pack<T, N> q;
 #pragma unroll
-        for (int k = 0; k < N; k++) q.v[k] = v[p * N + k];
+        for (int k = 0; k < N; k++) q.v[k] = from_wide<T>(v[p * N + k]);
         *reinterpret_cast<Pack<T, N>*>(row + j) = q;
       }
     } else if (j < D) {
-      row[j] = v[p];
+      row[j] = from_wide<T>(v[p]);
     }
   }
 }
@@ -127,28 +128,29 @@ template <typename T, int G, int VPT, int ROWS, bool Vec>
 __global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
     softmax_rows_kernel(T* __restrict__ out, const T* __restrict__ x, long long B, int D,
                         long long s0, long long s1) {
-  __shared__ T st[G == 32 ? 1 : 33];
+  using C = wide_t<T>;
+  __shared__ C st[G == 32 ? 1 : 33];
   __shared__ double sd[G == 32 ? 1 : 33];
   const int rank = G == 32 ? (threadIdx.x & 31) : threadIdx.x;
   long long first, groups;
   row_groups<G>(&first, &groups);
   for (long long r0 = first * ROWS; r0 < B; r0 += groups * ROWS) {
-    T v[ROWS][VPT];
+    C v[ROWS][VPT];
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const long long row = r0 + r < B ? r0 + r : r0;  // a spare row repeats the first
-      load_row<T, G, VPT, Vec>(v[r], x + row * s0, s1, D, rank, T(-INFINITY));
+      load_row<T, G, VPT, Vec>(v[r], x + row * s0, s1, D, rank, C(-INFINITY));
     }
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
-      T m = v[r][0];
+      C m = v[r][0];
 #pragma unroll
       for (int k = 1; k < VPT; k++) m = fmax(m, v[r][k]);
       m = group_reduce<G, true>(m, st);
 #pragma unroll
       for (int k = 0; k < VPT; k++) v[r][k] = ex(v[r][k] - m);  // 0 past D
       const double sum = group_reduce<G, false>(double(tree_sum(v[r])), sd);
-      const T inv = T(1.0 / sum);
+      const C inv = C(1.0 / sum);
 #pragma unroll
       for (int k = 0; k < VPT; k++) v[r][k] *= inv;
       if (r0 + r < B) store_row<T, G, VPT, Vec>(out + (r0 + r) * D, v[r], D, rank);
@@ -162,17 +164,18 @@ __global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
     softmax_bwd_rows_kernel(T* __restrict__ out, const T* __restrict__ g, long long gs0,
                             long long gs1, const T* __restrict__ y, long long ys0, long long ys1,
                             long long B, int D) {
+  using C = wide_t<T>;
   __shared__ double sd[G == 32 ? 1 : 33];
   const int rank = G == 32 ? (threadIdx.x & 31) : threadIdx.x;
   long long first, groups;
   row_groups<G>(&first, &groups);
   for (long long r0 = first * ROWS; r0 < B; r0 += groups * ROWS) {
-    T gv[ROWS][VPT], yv[ROWS][VPT];
+    C gv[ROWS][VPT], yv[ROWS][VPT];
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const long long row = r0 + r < B ? r0 + r : r0;
-      load_row<T, G, VPT, Vec>(gv[r], g + row * gs0, gs1, D, rank, T(0));
-      load_row<T, G, VPT, Vec>(yv[r], y + row * ys0, ys1, D, rank, T(0));
+      load_row<T, G, VPT, Vec>(gv[r], g + row * gs0, gs1, D, rank, C(0));
+      load_row<T, G, VPT, Vec>(yv[r], y + row * ys0, ys1, D, rank, C(0));
     }
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
@@ -181,7 +184,7 @@ __global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
       for (int k = 0; k < VPT; k++) dot += double(gv[r][k]) * double(yv[r][k]);
       dot = group_reduce<G, false>(dot, sd);
 #pragma unroll
-      for (int k = 0; k < VPT; k++) gv[r][k] = T(double(yv[r][k]) * (double(gv[r][k]) - dot));
+      for (int k = 0; k < VPT; k++) gv[r][k] = C(double(yv[r][k]) * (double(gv[r][k]) - dot));
       if (r0 + r < B) store_row<T, G, VPT, Vec>(out + (r0 + r) * D, gv[r], D, rank);
     }
   }
@@ -194,7 +197,7 @@ __global__ void __launch_bounds__(G == 32 ? kWarpBlock : G, row_min_blocks(G))
 // 512 or 1024 threads holds the values without spilling.
 template <typename T, bool Bwd, typename F>
 bool with_row_cfg(long long D, F f) {
-  constexpr bool F32 = sizeof(T) == 4;
+  constexpr bool F32 = sizeof(wide_t<T>) == 4;  // registers hold the compute type
   if (D <= 32) {
     f(RowCfg<32, 1, 4>{});
   } else if (D <= 64) {
