@@ -8,9 +8,11 @@ import "C"
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // squareOp is the op's registration: schema, shape rule, backward and CPU kernel. The CUDA kernel
@@ -45,17 +47,33 @@ func SquareContext(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
 	return squareOp.CallContext(ctx, []*ops.Tensor{x}, nil)
 }
 
-// squareCPU is the CPU kernel: out is fresh and contiguous; x may be any view.
+// squareCPU is the CPU kernel: out is fresh and contiguous; x may be any view. It dispatches over
+// the four dtypes; the 16-bit ones compute in float32 and round the result to nearest even.
 func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	in, release, err := ops.ContiguousAll(context.Background(), in...)
 	if err != nil {
 		return err
 	}
 	defer release()
-	if out.DType() == ops.Float32 {
+	switch out.DType() {
+	case ops.Float32:
 		squareSlice(ops.HostView[float32](out), ops.HostView[float32](in[0]))
-	} else {
+	case ops.Float64:
 		squareSlice(ops.HostView[float64](out), ops.HostView[float64](in[0]))
+	case ops.Float16:
+		y, x := ops.HostView[half.Float16](out), ops.HostView[half.Float16](in[0])
+		for i, v := range x {
+			f := v.Float32()
+			y[i] = half.Float16From(f * f)
+		}
+	case ops.BFloat16:
+		y, x := ops.HostView[half.BFloat16](out), ops.HostView[half.BFloat16](in[0])
+		for i, v := range x {
+			f := v.Float32()
+			y[i] = half.BFloat16From(f * f)
+		}
+	default:
+		return fmt.Errorf("square: dtype %v: %w", out.DType(), ops.ErrDType)
 	}
 	return nil
 }

@@ -27,8 +27,13 @@ func inputs(t *testing.T, dtype ops.DType, rows, cols int) []*ops.Tensor {
 	return []*ops.Tensor{x, xt}
 }
 
+// dtypes are the four dtypes Square dispatches over.
+var dtypes = []ops.DType{ops.Float32, ops.Float64, ops.Float16, ops.BFloat16}
+
 // check compares Square(x) with a float64 reference: exact for float64, and within one rounding
-// (relative 2^-23) for float32.
+// for the others (x*x is exact in float64, so the error is the rounding of the result: relative
+// 2^-24 for float32, 2^-11 for float16 and 2^-8 for bfloat16, below 2^-23, 2^-10 and 2^-7; for
+// float16 results under 2^-14, half the subnormal spacing, 2^-25, absolute).
 func check(t *testing.T, x *ops.Tensor) {
 	t.Helper()
 	y, err := Square(x)
@@ -37,19 +42,24 @@ func check(t *testing.T, x *ops.Tensor) {
 	}
 	got, _ := y.Float64s()
 	in, _ := x.Float64s()
-	tol := 0.0
-	if x.DType() == ops.Float32 {
+	tol, atol := 0.0, 0.0
+	switch x.DType() {
+	case ops.Float32:
 		tol = 0x1p-23
+	case ops.Float16:
+		tol, atol = 0x1p-10, 0x1p-25
+	case ops.BFloat16:
+		tol = 0x1p-7
 	}
 	for i, v := range in {
-		if want := v * v; math.Abs(got[i]-want) > tol*want {
+		if want := v * v; math.Abs(got[i]-want) > tol*want+atol {
 			t.Fatalf("%v %v: y[%d] = %v, want %v", x.DType(), x.Shape(), i, got[i], want)
 		}
 	}
 }
 
 func TestSquareCPU(t *testing.T) {
-	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
+	for _, dtype := range dtypes {
 		for _, shape := range [][2]int{{0, 3}, {1, 1}, {7, 5}, {1023, 3}} {
 			for _, x := range inputs(t, dtype, shape[0], shape[1]) {
 				check(t, x)
@@ -75,7 +85,7 @@ func TestSquareCUDA(t *testing.T) {
 	if ok, err := cuda.Available(); !ok {
 		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
 	}
-	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
+	for _, dtype := range dtypes {
 		for _, shape := range [][2]int{{0, 3}, {1, 1}, {7, 5}, {1 << 10, 1<<10 + 3}} {
 			for _, x := range inputs(t, dtype, shape[0], shape[1]) {
 				xd, err := x.To(ops.CUDA(0))
