@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // call is one call of an op, its outputs freed; after runs untimed between
@@ -112,7 +113,8 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 	return call{}, fmt.Errorf("unknown op %q", op)
 }
 
-// RandOn returns a 1-D tensor of n uniform values in [0, 1) on dev, filled
+// RandOn returns a 1-D tensor of n uniform values in [0, 1] on dev (1 only
+// where a 16-bit dtype rounds a draw just below 1 up to it), filled
 // on the host by all CPUs (PCG streams per chunk of 2^20 elements, so the
 // values depend only on seed, dtype and n) and copied to dev.
 func RandOn(dev ops.Device, seed uint64, dt ops.DType, n int) (*ops.Tensor, error) {
@@ -131,12 +133,23 @@ func RandOn(dev ops.Device, seed uint64, dt ops.DType, n int) (*ops.Tensor, erro
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			rng := rand.New(rand.NewPCG(seed, uint64(lo/chunk)))
-			if dt == ops.Float32 {
+			switch dt {
+			case ops.Float32:
 				s := st.Float32()[lo:hi]
 				for i := range s {
 					s[i] = rng.Float32()
 				}
-			} else {
+			case ops.Float16:
+				s := st.Float16()[lo:hi]
+				for i := range s {
+					s[i] = half.Float16From(rng.Float32())
+				}
+			case ops.BFloat16:
+				s := st.BFloat16()[lo:hi]
+				for i := range s {
+					s[i] = half.BFloat16From(rng.Float32())
+				}
+			default:
 				s := st.Float64()[lo:hi]
 				for i := range s {
 					s[i] = rng.Float64()

@@ -68,6 +68,15 @@ func ForwardKernel(d ops.DType) string { return "silu_forward<" + ctype(d) + ">"
 // BackwardKernel returns the name expression of the backward kernel for a dtype.
 func BackwardKernel(d ops.DType) string { return "silu_backward<" + ctype(d) + ">" }
 
+// CheckDType returns an error wrapping ops.ErrDType unless d is one of the op's dtypes (float32
+// and float64; the example has no 16-bit kernels).
+func CheckDType(op string, d ops.DType) error {
+	if d != ops.Float32 && d != ops.Float64 {
+		return fmt.Errorf("%s: dtype %v is not supported (float32 and float64 only; convert with AsType): %w", op, d, ops.ErrDType)
+	}
+	return nil
+}
+
 func ctype(d ops.DType) string {
 	if d == ops.Float32 {
 		return "float"
@@ -145,6 +154,9 @@ func backwardCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 // elementwiseCPU computes out[i] = f(in[0][i], in[1][i], ...) in float64, rounding once to out's
 // dtype; the inputs are made contiguous first.
 func elementwiseCPU(op string, out *ops.Tensor, in []*ops.Tensor, f func([]float64) float64) error {
+	if err := CheckDType(op, out.DType()); err != nil {
+		return err
+	}
 	srcs := make([]*ops.CPUStorage, len(in))
 	offs := make([]int, len(in))
 	for i, t := range in {

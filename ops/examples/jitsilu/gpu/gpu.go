@@ -37,10 +37,16 @@ func init() {
 func Module(n int) (*jitload.Module, error) { return module.Module(n) }
 
 func forwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	if err := jitsilu.CheckDType("SiLU", out.DType()); err != nil {
+		return err
+	}
 	return launch(out, jitsilu.ForwardKernel(out.DType()), in)
 }
 
 func backwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+	if err := jitsilu.CheckDType("SiLUBackward", out.DType()); err != nil {
+		return err
+	}
 	return launch(out, jitsilu.BackwardKernel(out.DType()), in)
 }
 
