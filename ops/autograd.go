@@ -139,6 +139,7 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 		return opErr(op, "grad", ErrShape, "grad has shape %v, expected %v (same as tensor)", grad.shape, t.shape)
 	}
 	order := topoOrder(t)
+	own := newGradOwner()
 	grads := map[*Tensor]*Tensor{t: grad.Detach()}
 	for i := len(order) - 1; i >= 0; i-- {
 		u := order[i]
@@ -148,7 +149,7 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 			continue
 		}
 		if u.node == nil {
-			if err := u.accumulateGrad(g); err != nil {
+			if err := u.accumulateGrad(g, own); err != nil {
 				return err
 			}
 			continue
@@ -164,9 +165,21 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 		if len(gin) != len(u.node.inputs) {
 			return opErr(op, "", ErrGrad, "backward of %s returned %d gradients for %d inputs", u.node.name, len(gin), len(u.node.inputs))
 		}
+		// Each result is held before g is dropped: a result may be g or a view of it.
+		for _, gj := range gin {
+			if gj != nil && gj.buf != nil {
+				own.hold(gj)
+			}
+		}
 		for j, in := range u.node.inputs {
 			gj := gin[j]
-			if gj == nil || !in.requiresGrad.Load() {
+			if gj == nil || gj.buf == nil {
+				continue
+			}
+			if !in.requiresGrad.Load() {
+				if err := own.drop(gj); err != nil {
+					return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
+				}
 				continue
 			}
 			if !slices.Equal(gj.shape, in.shape) || gj.dtype != in.dtype || gj.device != in.device {
@@ -174,18 +187,33 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 					u.node.name, gj, j, in.shape, in.dtype, in.device)
 			}
 			if prev := grads[in]; prev != nil {
-				ctx := u.node.ctx
-				if ctx == nil {
-					ctx = context.Background()
-				}
-				if gj, err = axpbyOp.call(ctx, op, []*Tensor{prev, gj}, []float64{1, 1}, false); err != nil {
+				sum, err := u.sumGrads(op, prev, gj)
+				if err != nil {
 					return err
 				}
+				if err := errors.Join(own.drop(prev), own.drop(gj)); err != nil {
+					return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
+				}
+				own.hold(sum)
+				gj = sum
 			}
 			grads[in] = gj.Detach()
 		}
+		if err := own.drop(g); err != nil {
+			return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
+		}
 	}
 	return nil
+}
+
+// sumGrads adds two gradients of one input of u's node, with the forward
+// call's context (its stream, on a GPU).
+func (u *Tensor) sumGrads(op string, a, b *Tensor) (*Tensor, error) {
+	ctx := u.node.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return axpbyOp.call(ctx, op, []*Tensor{a, b}, []float64{1, 1}, false)
 }
 
 // topoOrder returns the tensors that t depends on through inputs requiring
@@ -215,11 +243,16 @@ func topoOrder(t *Tensor) []*Tensor {
 	return order
 }
 
-// accumulateGrad adds g to the leaf's gradient (storing a private copy the
-// first time, so the gradient never aliases another tensor).
-func (t *Tensor) accumulateGrad(g *Tensor) error {
+// accumulateGrad adds g to the leaf's gradient. The first time, the leaf
+// adopts g when Backward owns it and nothing else refers to it, and stores a
+// private copy otherwise, so the gradient never aliases another tensor.
+func (t *Tensor) accumulateGrad(g *Tensor, own *gradOwner) error {
 	t.gradMu.Lock()
 	defer t.gradMu.Unlock()
+	if t.grad == nil && own.adopt(g) {
+		t.grad = g
+		return nil
+	}
 	var err error
 	var sum *Tensor
 	if t.grad == nil {
@@ -231,5 +264,8 @@ func (t *Tensor) accumulateGrad(g *Tensor) error {
 		return err
 	}
 	t.grad = sum
+	if err := own.drop(g); err != nil {
+		return opErr("Backward", "", ErrGrad, "%v", err)
+	}
 	return nil
 }

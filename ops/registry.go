@@ -52,7 +52,11 @@ type ShapeFunc func(in []*Tensor, scalars []float64) ([]int, error)
 // forward call and its output (inputs and output detached from the graph)
 // and returns one gradient per tensor input, in order, each with that
 // input's shape, dtype and device, or nil for "no gradient". It should
-// compute them with ops, so they run on the tensors' device.
+// compute them with ops, so they run on the tensors' device. It may return
+// gradOut itself or views of it; the tensors it computes belong to Backward
+// once returned (Backward frees each as soon as it has been consumed, or
+// hands it to a leaf as its Grad instead of copying it), so a backward
+// function must not keep them.
 type BackwardFunc func(gradOut *Tensor, in []*Tensor, scalars []float64, out *Tensor) ([]*Tensor, error)
 
 // BackwardContextFunc is a BackwardFunc that also gets the context of the

@@ -39,7 +39,13 @@ type Tensor struct {
 type buffer struct {
 	st      *bufState
 	cleanup runtime.Cleanup // zero for CPU storage
+	// seq orders buffers by creation (bufferSeq): Backward owns the
+	// gradients whose buffers it saw created (see gradOwner).
+	seq uint64
 }
+
+// bufferSeq numbers buffers in the order they are created.
+var bufferSeq atomic.Uint64
 
 type bufState struct {
 	mu      sync.Mutex
@@ -50,7 +56,7 @@ type bufState struct {
 }
 
 func newBuffer(st Storage, b Backend) *buffer {
-	buf := &buffer{st: &bufState{storage: st, backend: b}}
+	buf := &buffer{st: &bufState{storage: st, backend: b}, seq: bufferSeq.Add(1)}
 	if b.Type() != DeviceCPU {
 		buf.cleanup = runtime.AddCleanup(buf, func(s *bufState) { _ = s.free() }, buf.st)
 	}

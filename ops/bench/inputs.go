@@ -9,17 +9,14 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
-// call is one call of an op, its outputs freed; after runs untimed between
-// samples (nil: nothing).
+// call is one call of an op, its outputs freed.
 type call struct {
-	run   func() error
-	after func()
+	run func() error
 }
 
 // prepare returns the call measuring op on views of r.x and r.y of the given
@@ -95,15 +92,12 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 				if err := out.BackwardWithGrad(g); err != nil {
 					return err
 				}
+				// Backward hands PolynomialBackward's output to xg as its
+				// Grad (no copy, nothing left for the garbage collector).
 				dx := xg.Grad()
 				xg.ZeroGrad()
 				return dx.Free()
 			},
-			// Backward's intermediate gradient (PolynomialBackward's
-			// output) is not reachable to free it: only the garbage
-			// collector's cleanup frees its device memory. Collect between
-			// samples so large sizes do not run out of memory.
-			after: func() { runtime.GC(); time.Sleep(time.Millisecond) },
 		}, nil
 	case OpRowSoftmax:
 		return one(func() (*ops.Tensor, error) { return ops.RowSoftmax(x) }), nil
