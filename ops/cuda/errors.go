@@ -50,8 +50,12 @@ func (e *Error) Error() string {
 }
 
 // Is reports whether e means that there is no usable device, so that
-// errors.Is(err, ErrNoDevice) holds for it.
+// errors.Is(err, ErrNoDevice) holds for it, or that cuBLASLt could not be
+// loaded (errors.Is(err, ErrNoCuBLAS)).
 func (e *Error) Is(target error) bool {
+	if target == ErrNoCuBLAS {
+		return e.Code == C.OPSCUDA_ERROR_CUBLAS_MISSING
+	}
 	if target != ErrNoDevice {
 		return false
 	}

@@ -264,24 +264,3 @@ func rowSoftmaxBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float6
 	return launched(op, C.opscuda_row_softmax_backward(o.queue(), C.int(o.device), dtypeCode(out.DType()), o.at(0),
 		gp, C.longlong(gs[0]), C.longlong(gs[1]), yp, C.longlong(ys[0]), C.longlong(ys[1]), C.longlong(sh[0]), C.longlong(sh[1])))
 }
-
-func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	o, err := outputOf(op, out)
-	if err != nil {
-		return err
-	}
-	ap, err := inputOf(op, in, 0, o.device)
-	if err != nil {
-		return err
-	}
-	bp, err := inputOf(op, in, 1, o.device)
-	if err != nil {
-		return err
-	}
-	a, b := in[0], in[1]
-	as, bs := a.Strides(), b.Strides()
-	M, K, N := a.Shape()[0], a.Shape()[1], b.Shape()[1]
-	return launched(op, C.opscuda_matmul(o.queue(), C.int(o.device), dtypeCode(out.DType()), o.at(0),
-		ap, C.longlong(as[0]), C.longlong(as[1]), bp, C.longlong(bs[0]), C.longlong(bs[1]),
-		C.longlong(M), C.longlong(N), C.longlong(K)))
-}

@@ -303,14 +303,18 @@ func TestRowSoftmaxOverflow(t *testing.T) {
 
 // matmulCase is a product [M, K] x [K, N].
 var matmulCases = [][3]int{
-	{0, 4, 5}, {4, 0, 5}, {4, 5, 0}, {1, 1, 1}, {7, 5, 3}, {33, 65, 17}, {64, 64, 64},
-	{128, 128, 128}, {129, 8, 1}, {257, 129, 130}, {300, 260, 129}, {5, 1000, 3},
+	{0, 4, 5}, {4, 0, 5}, {4, 5, 0}, {1, 1, 1}, {3, 5, 7}, {7, 5, 3}, {33, 65, 17}, {64, 64, 64},
+	{127, 129, 65}, {128, 128, 128}, {129, 8, 1}, {1, 9, 1}, {257, 129, 130}, {300, 260, 129}, {5, 1000, 3},
 }
 
+// TestMatMulMatchesCPU checks MatMul (cuBLAS, IEEE float32/float64) against
+// a float64 reference in every layout: contiguous, transposed and narrowed
+// views (read in place), a misaligned offset (cuBLAS told the alignment),
+// and every other element (copied first).
 func TestMatMulMatchesCPU(t *testing.T) {
 	requireGPU(t)
 	m := must(t)
-	layouts := []string{kContig, kTransposed, kNarrowed}
+	layouts := []string{kContig, kOffset, kStrided, kTransposed, kNarrowed}
 	for _, dtype := range dtypes {
 		// The 16-bit dtypes compute in float32 (u = 2^-24) and round the
 		// result once: add that rounding, 2u_half*|ref| (halfTol).

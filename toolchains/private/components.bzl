@@ -45,6 +45,7 @@ LIBRARIES = {
     "nvtx": _lib("nvtx", target = "headers", doc = "NVTX 3 (headers; nvtx3/nvToolsExt.h)"),
     "cublas": _lib("cublas", shared = ["libcublas.so*", "libcublasLt.so*"]),
     "cublasLt": _lib("cublas", shared = ["libcublasLt.so*"]),
+    "cublas_headers": _lib("cublas", target = "headers", doc = "cuBLAS and cuBLASLt headers only, for code that loads the library at run time (dlopen)"),
     "cublas_static": _lib("cublas", static = ["libcublas_static.a", "libcublasLt_static.a"], deps = ["culibos"]),
     "cublasLt_static": _lib("cublas", static = ["libcublasLt_static.a"], deps = ["culibos"]),
     "cufft": _lib("cufft", shared = ["libcufft.so*"]),

@@ -35,6 +35,7 @@ def cuda_local_targets(
         includes = ["include"] if has_include else [],
     )
     cc_library(name = "nvtx", deps = [":cuda_headers"])
+    cc_library(name = "cublas_headers", deps = [":cuda_headers"])
     cc_library(
         name = "cccl",
         # CUDA 13 keeps Thrust/CUB/libcu++ under include/cccl.

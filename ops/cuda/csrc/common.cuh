@@ -68,6 +68,11 @@ void release_stream_scratch(int device, cudaStream_t st);
 cudaError_t scratch_alloc(int device, size_t bytes, void** p);
 cudaError_t scratch_free(int device, void* p);
 
+// Name and description of a code of ours beyond cudaError_t's range (a cuBLAS status or
+// OPSCUDA_ERROR_CUBLAS_MISSING; blas.cu), nullptr for any other code.
+const char* blas_error_name(int code);
+const char* blas_error_string(int code);
+
 // The error of the launch just made (cudaGetLastError).
 inline cudaError_t launched() { return cudaGetLastError(); }
 

@@ -60,6 +60,15 @@ typedef unsigned long long opscuda_stream;
 typedef unsigned long long opscuda_event;
 typedef unsigned long long opscuda_graph;
 
+// Error codes beyond cudaError_t's range. OPSCUDA_ERROR_CUBLAS_BASE + s: cuBLAS returned the
+// cublasStatus_t s. OPSCUDA_ERROR_CUBLAS_MISSING: libcublasLt could not be loaded (the error
+// string says what was missing and where it was looked for).
+#define OPSCUDA_ERROR_CUBLAS_MISSING 99999
+#define OPSCUDA_ERROR_CUBLAS_BASE 100000
+
+// MatMul flags: float32 products may use TF32 tensor cores (10-bit mantissa inputs).
+#define OPSCUDA_MATMUL_TF32 1
+
 // Stream-capture status of a stream (opscuda_stream_capturing).
 #define OPSCUDA_CAPTURE_NONE 0
 #define OPSCUDA_CAPTURE_ACTIVE 1
@@ -142,10 +151,16 @@ typedef unsigned long long opscuda_graph;
   X(row_softmax_backward, (opscuda_stream stream, int device, int dtype, opscuda_dptr out,    \
                            opscuda_dptr g, long long gs0, long long gs1, opscuda_dptr y,      \
                            long long ys0, long long ys1, long long B, long long D))           \
-  /* c[M, N] (contiguous) = a[M, K] (a[i*sa0 + k*sa1]) x b[K, N] (b[k*sb0 + j*sb1]). */       \
-  X(matmul, (opscuda_stream stream, int device, int dtype, opscuda_dptr c, opscuda_dptr a,    \
-             long long sa0, long long sa1, opscuda_dptr b, long long sb0, long long sb1,      \
-             long long M, long long N, long long K))
+  /* c[M, N] (contiguous) = a[M, K] x b[K, N] through cuBLASLt (loaded on first use). a is */   \
+  /* row-major (a_rows: element (i, k) at a[i*lda + k]) or column-major (a[i + k*lda]), b */    \
+  /* likewise; flags: OPSCUDA_MATMUL_*. workspace: workspace_bytes of device memory that */   \
+  /* cuBLASLt may use, not touched by other work until this call's work has run. */          \
+  X(matmul, (opscuda_stream stream, int device, int dtype, int flags, opscuda_dptr c,        \
+             opscuda_dptr a, int a_rows, long long lda, opscuda_dptr b, int b_rows,          \
+             long long ldb, long long M, long long N, long long K, opscuda_dptr workspace,    \
+             unsigned long long workspace_bytes))                                             \
+  /* Loads cuBLASLt if need be; its version (cublasLtGetVersion) and the file it came from. */ \
+  X(cublas_info, (int* version, char* path, int len))
 
 #define OPSCUDA_DECLARE(name, params) int opscuda_##name params;
 OPSCUDA_API(OPSCUDA_DECLARE)

@@ -165,7 +165,11 @@ extern "C" int opscuda_synchronize(int device) {
   return (int)err;
 }
 
-extern "C" const char* opscuda_error_name(int code) { return cudaGetErrorName((cudaError_t)code); }
+extern "C" const char* opscuda_error_name(int code) {
+  const char* s = blas_error_name(code);
+  return s != nullptr ? s : cudaGetErrorName((cudaError_t)code);
+}
 extern "C" const char* opscuda_error_string(int code) {
-  return cudaGetErrorString((cudaError_t)code);
+  const char* s = blas_error_string(code);
+  return s != nullptr ? s : cudaGetErrorString((cudaError_t)code);
 }

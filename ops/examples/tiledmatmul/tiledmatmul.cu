@@ -1,4 +1,6 @@
-// MatMul of ops/cuda: C[M, N] = A[M, K] x B[K, N], A and B strided, C contiguous.
+// The TiledMatMul example op's kernel: C[M, N] = A[M, K] x B[K, N], A and B strided, C contiguous.
+// (ops.MatMul itself runs on cuBLAS; this hand-written kernel shows what a tiled GEMM looks like
+// and is benchmarked against it.)
 //
 // A tiled shared-memory kernel with register blocking: a block computes a BM x BN tile of C with
 // (BM/TM) x (BN/TN) threads, each accumulating a TM x TN sub-tile in registers (in the input type,
@@ -8,28 +10,29 @@
 // shared memory, one barrier per step). A thread's rows and columns come in groups of 4 spread
 // over the tile (row = group*BM/(TM/4) + ty*4 + r), which keeps shared-memory reads free of bank
 // conflicts. Global loads follow whichever of A's (B's) strides is 1, so transposed views are read
-// coalesced; any M, N, K (0 included) works, edges are zero-padded. float16 and bfloat16 (storage
-// type S) run the float32 tiles: elements are widened to float as they are loaded and the results
-// rounded to nearest even as they are stored. (A cuBLAS path with tensor cores replaces this for
-// MatMul; the tiled kernel stays the reference.)
+// coalesced; any M, N, K (0 included) works, edges are zero-padded.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "ops/cuda/csrc/common.cuh"
 #include "ops/cuda/csrc/opscuda.h"
+#include "ops/examples/tiledmatmul/tiledmatmul.h"
 
-namespace opscuda {
 namespace {
+
+// A 16-byte group of elements, loaded with one vector instruction.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Pack {
+  T v[N];
+};
 
 // MINB is the minimum of resident blocks per SM asked of the compiler (0: none). 2 caps registers
 // at 128 for the float32 tiles (measured 5% faster on an H200 than 141 registers and one block
 // per SM; BK = 16 was no faster); the float64 tiles use 80 registers unasked, and are 15% slower
 // when asked for 1 or 2 (the compiler then uses 120+).
-template <typename T, typename S, int BM, int BN, int BK, int TM, int TN, int MINB, bool AK,
-          bool BNC>
+template <typename T, int BM, int BN, int BK, int TM, int TN, int MINB, bool AK, bool BNC>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), MINB)
-    matmul_kernel(S* __restrict__ C, const S* __restrict__ A, long long sa0, long long sa1,
-                  const S* __restrict__ B, long long sb0, long long sb1, long long M, long long N,
+    matmul_kernel(T* __restrict__ C, const T* __restrict__ A, long long sa0, long long sa1,
+                  const T* __restrict__ B, long long sb0, long long sb1, long long M, long long N,
                   long long K, long long tiles_n) {
   constexpr int THREADS = (BM / TM) * (BN / TN);
   constexpr int TX = BN / TN;
@@ -74,14 +77,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), MINB)
       int mm, kk;
       a_index(tid + i * THREADS, mm, kk);
       const long long gm = m0 + mm, gk = k0 + kk;
-      ra[i] = (gm < M && gk < K) ? T(to_wide(A[gm * sa0 + gk * sa1])) : T(0);
+      ra[i] = (gm < M && gk < K) ? A[gm * sa0 + gk * sa1] : T(0);
     }
 #pragma unroll
     for (int i = 0; i < B_LOADS; i++) {
       int kk, nn;
       b_index(tid + i * THREADS, kk, nn);
       const long long gk = k0 + kk, gn = n0 + nn;
-      rb[i] = (gk < K && gn < N) ? T(to_wide(B[gk * sb0 + gn * sb1])) : T(0);
+      rb[i] = (gk < K && gn < N) ? B[gk * sb0 + gn * sb1] : T(0);
     }
   };
   auto store = [&](int buf) {
@@ -146,15 +149,13 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), MINB)
     __syncthreads();
   }
 
-  // Write the sub-tile: 16-byte stores where a group of V columns is inside C and aligned (when
-  // C holds T; 16-bit results are rounded and stored one by one).
-  const bool vec_ok =
-      std::is_same_v<S, T> && (N % V) == 0 && (reinterpret_cast<uintptr_t>(C) & 15) == 0;
+  // Write the sub-tile: 16-byte stores where a group of V columns is inside C and aligned.
+  const bool vec_ok = (N % V) == 0 && (reinterpret_cast<uintptr_t>(C) & 15) == 0;
 #pragma unroll
   for (int i = 0; i < TM; i++) {
     const long long row = m0 + (i / 4) * RGROUP + ty * 4 + (i % 4);
     if (row >= M) continue;
-    S* crow = C + row * N;
+    T* crow = C + row * N;
 #pragma unroll
     for (int g = 0; g < TN / 4; g++) {
 #pragma unroll
@@ -168,7 +169,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), MINB)
         } else {
 #pragma unroll
           for (int r = 0; r < V; r++) {
-            if (col + r < N) crow[col + r] = from_wide<S>(acc[i][g * 4 + q * V + r]);
+            if (col + r < N) crow[col + r] = acc[i][g * 4 + q * V + r];
           }
         }
       }
@@ -176,9 +177,9 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), MINB)
   }
 }
 
-template <typename T, int BM, int BN, int BK, int TM, int TN, int MINB, typename S>
-cudaError_t matmul_tiles(S* C, const S* A, long long sa0, long long sa1, const S* B, long long sb0,
-                         long long sb1, long long M, long long N, long long K) {
+template <typename T, int BM, int BN, int BK, int TM, int TN, int MINB>
+cudaError_t matmul_tiles(T* C, const T* A, long long sa0, long long sa1, const T* B, long long sb0,
+                         long long sb1, long long M, long long N, long long K, cudaStream_t st) {
   constexpr int THREADS = (BM / TM) * (BN / TN);
   const long long tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   const long long tiles = tiles_m * tiles_n;
@@ -189,51 +190,40 @@ cudaError_t matmul_tiles(S* C, const S* A, long long sa0, long long sa1, const S
   const bool bn = sb1 == 1 || (sb0 != 1 && sb1 <= sb0);
   const dim3 grid((unsigned)tiles);
   if (ak && bn) {
-    matmul_kernel<T, S, BM, BN, BK, TM, TN, MINB, true, true>
-        <<<grid, THREADS, 0, stream()>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
+    matmul_kernel<T, BM, BN, BK, TM, TN, MINB, true, true>
+        <<<grid, THREADS, 0, st>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
   } else if (ak) {
-    matmul_kernel<T, S, BM, BN, BK, TM, TN, MINB, true, false>
-        <<<grid, THREADS, 0, stream()>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
+    matmul_kernel<T, BM, BN, BK, TM, TN, MINB, true, false>
+        <<<grid, THREADS, 0, st>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
   } else if (bn) {
-    matmul_kernel<T, S, BM, BN, BK, TM, TN, MINB, false, true>
-        <<<grid, THREADS, 0, stream()>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
+    matmul_kernel<T, BM, BN, BK, TM, TN, MINB, false, true>
+        <<<grid, THREADS, 0, st>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
   } else {
-    matmul_kernel<T, S, BM, BN, BK, TM, TN, MINB, false, false>
-        <<<grid, THREADS, 0, stream()>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
+    matmul_kernel<T, BM, BN, BK, TM, TN, MINB, false, false>
+        <<<grid, THREADS, 0, st>>>(C, A, sa0, sa1, B, sb0, sb1, M, N, K, tiles_n);
   }
-  return launched();
+  return cudaGetLastError();
 }
 
 }  // namespace
-}  // namespace opscuda
 
-using namespace opscuda;
-
-extern "C" int opscuda_matmul(opscuda_stream st, int device, int dtype, opscuda_dptr c,
-                              opscuda_dptr a, long long sa0, long long sa1, opscuda_dptr b,
-                              long long sb0, long long sb1, long long M, long long N,
-                              long long K) {
-  cudaError_t err = enter(device, st);
+extern "C" int tiledmatmul_launch(unsigned long long stream, int device, int dtype,
+                                  unsigned long long c, unsigned long long a, long long sa0,
+                                  long long sa1, unsigned long long b, long long sb0,
+                                  long long sb1, long long M, long long N, long long K) {
+  cudaError_t err = cudaSetDevice(device);
   if (err != cudaSuccess) return (int)err;
   if (M <= 0 || N <= 0) return 0;
+  cudaStream_t st = stream == 0 ? cudaStreamLegacy : (cudaStream_t)stream;
   switch (dtype) {
     case OPSCUDA_FLOAT32:
       // 128x128 tiles, 8x8 per thread, 256 threads.
       return (int)matmul_tiles<float, 128, 128, 8, 8, 8, 2>(
-          mptr<float>(c), cptr<float>(a), sa0, sa1, cptr<float>(b), sb0, sb1, M, N, K);
+          (float*)c, (const float*)a, sa0, sa1, (const float*)b, sb0, sb1, M, N, K, st);
     case OPSCUDA_FLOAT64:
       // 64x64 tiles, 4x4 per thread, 256 threads.
       return (int)matmul_tiles<double, 64, 64, 8, 4, 4, 0>(
-          mptr<double>(c), cptr<double>(a), sa0, sa1, cptr<double>(b), sb0, sb1, M, N, K);
-    case OPSCUDA_FLOAT16:
-      // The float32 tiles, widening on load.
-      return (int)matmul_tiles<float, 128, 128, 8, 8, 8, 2>(
-          mptr<__half>(c), cptr<__half>(a), sa0, sa1, cptr<__half>(b), sb0, sb1, M, N, K);
-    case OPSCUDA_BFLOAT16:
-      return (int)matmul_tiles<float, 128, 128, 8, 8, 8, 2>(mptr<__nv_bfloat16>(c),
-                                                            cptr<__nv_bfloat16>(a), sa0, sa1,
-                                                            cptr<__nv_bfloat16>(b), sb0, sb1, M,
-                                                            N, K);
+          (double*)c, (const double*)a, sa0, sa1, (const double*)b, sb0, sb1, M, N, K, st);
   }
   return (int)cudaErrorInvalidValue;
 }

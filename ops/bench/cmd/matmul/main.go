@@ -1,0 +1,228 @@
+// Command matmul times ops.MatMul (cuBLASLt) and the TiledMatMul example op on [n, n] x [n, n]
+// per dtype on a GPU and, given the JSON of ops/bench/torch_matmul.py from the same machine,
+// prints them side by side with torch.matmul:
+//
+//	python3 torch_matmul.py --out torch.json && ./matmul --torch torch.json --markdown matmul.md
+//
+// Rows: float32 (IEEE), float32 with cuda.SetAllowTF32(true) ("tf32"), float64, and the tiled
+// kernel in float32 and float64. Each row is timed by CUDA events around batches of calls
+// (at least 5 ms of work per batch, 11 batches) on the default stream; the median batch gives the
+// time per call, and TFLOP/s = 2n³ / time.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/tiledmatmul"
+)
+
+// row is one timed case; torch_matmul.py writes the same fields.
+type row struct {
+	Op    string  `json:"op"`    // "matmul" or "tiled"
+	DType string  `json:"dtype"` // float32, tf32, float64 (and bfloat16, float16 from torch)
+	N     int     `json:"n"`
+	Ms    float64 `json:"ms"` // median time per call
+}
+
+func main() {
+	sizes := flag.String("n", "4096", "comma-separated matrix sizes n")
+	torchJSON := flag.String("torch", "", "JSON from torch_matmul.py to compare with")
+	markdown := flag.String("markdown", "", "also write the table to this file")
+	jsonOut := flag.String("json", "", "write the Go rows as JSON to this file")
+	flag.Parse()
+	if err := run(*sizes, *torchJSON, *markdown, *jsonOut); err != nil {
+		fmt.Fprintln(os.Stderr, "matmul:", err)
+		os.Exit(1)
+	}
+}
+
+func run(sizes, torchJSON, markdown, jsonOut string) error {
+	if ok, err := cuda.Available(); !ok {
+		return fmt.Errorf("needs a GPU: %v", err)
+	}
+	v, path, err := cuda.CuBLASInfo()
+	if err != nil {
+		return err
+	}
+	var ns []int
+	for _, s := range strings.Split(sizes, ",") {
+		var n int
+		if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
+			return fmt.Errorf("bad size %q in -n", s)
+		}
+		ns = append(ns, n)
+	}
+	var rows []row
+	for _, n := range ns {
+		for _, c := range []struct {
+			op, dtype string
+		}{{"matmul", "float32"}, {"matmul", "tf32"}, {"matmul", "float64"}, {"tiled", "float32"}, {"tiled", "float64"}} {
+			ms, err := timeCase(c.op, c.dtype, n)
+			if err != nil {
+				return fmt.Errorf("%s %s n=%d: %w", c.op, c.dtype, n, err)
+			}
+			rows = append(rows, row{c.op, c.dtype, n, ms})
+		}
+	}
+	var torch []row
+	if torchJSON != "" {
+		b, err := os.ReadFile(torchJSON)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &torch); err != nil {
+			return fmt.Errorf("%s: %w", torchJSON, err)
+		}
+	}
+	if jsonOut != "" {
+		b, _ := json.MarshalIndent(rows, "", "  ")
+		if err := os.WriteFile(jsonOut, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "cuBLASLt %d (%s)\n\n", v, path)
+	table(&out, rows, torch)
+	fmt.Print(out.String())
+	if markdown != "" {
+		return os.WriteFile(markdown, []byte(out.String()), 0o644)
+	}
+	return nil
+}
+
+// timeCase returns the median milliseconds per call of op on [n, n] inputs of dtype.
+func timeCase(op, dtype string, n int) (float64, error) {
+	dt := ops.Float32
+	if dtype == "float64" {
+		dt = ops.Float64
+	}
+	prev := cuda.SetAllowTF32(dtype == "tf32")
+	defer cuda.SetAllowTF32(prev)
+	var a, b *ops.Tensor
+	for i, p := range []**ops.Tensor{&a, &b} {
+		x, err := ops.Rand(uint64(i+1), dt, n, n)
+		if err == nil {
+			x, err = x.To(ops.CUDA(0))
+		}
+		if err != nil {
+			return 0, err
+		}
+		*p = x
+	}
+	call := func() error {
+		var c *ops.Tensor
+		var err error
+		if op == "tiled" {
+			c, err = tiledmatmul.TiledMatMul(a, b)
+		} else {
+			c, err = ops.MatMul(a, b)
+		}
+		if err != nil {
+			return err
+		}
+		return c.Free()
+	}
+	// Warm up (cuBLASLt's heuristic, the block cache), then size batches to >= 5 ms.
+	per, err := batch(call, 3)
+	if err != nil {
+		return 0, err
+	}
+	calls := max(1, int(5e-3/max(per.Seconds()/3, 1e-9)))
+	var times []float64
+	for range 11 {
+		d, err := batch(call, calls)
+		if err != nil {
+			return 0, err
+		}
+		times = append(times, d.Seconds()*1e3/float64(calls))
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// batch times k calls on the default stream with CUDA events.
+func batch(call func() error, k int) (time.Duration, error) {
+	s, err := cuda.DefaultStream(0)
+	if err != nil {
+		return 0, err
+	}
+	start, err := cuda.NewEvent(0, true)
+	if err != nil {
+		return 0, err
+	}
+	defer start.Close()
+	end, err := cuda.NewEvent(0, true)
+	if err != nil {
+		return 0, err
+	}
+	defer end.Close()
+	if err := start.Record(s); err != nil {
+		return 0, err
+	}
+	for range k {
+		if err := call(); err != nil {
+			return 0, err
+		}
+	}
+	if err := end.Record(s); err != nil {
+		return 0, err
+	}
+	return cuda.Elapsed(start, end)
+}
+
+func tflops(n int, ms float64) float64 {
+	return 2 * float64(n) * float64(n) * float64(n) / (ms * 1e-3) / 1e12
+}
+
+// table writes the markdown table: one line per (n, dtype), ours beside torch.matmul's.
+func table(w io.Writer, rows, torch []row) {
+	find := func(rs []row, op, dtype string, n int) (float64, bool) {
+		for _, r := range rs {
+			if r.Op == op && r.DType == dtype && r.N == n {
+				return r.Ms, true
+			}
+		}
+		return 0, false
+	}
+	fmt.Fprintln(w, "| n | dtype | ops.MatMul (ms) | TFLOP/s | torch.matmul (ms) | TFLOP/s | ours / torch speed | TiledMatMul (ms) | TFLOP/s | tiled / torch |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	var ns []int
+	for _, r := range append(slices.Clone(rows), torch...) {
+		if !slices.Contains(ns, r.N) {
+			ns = append(ns, r.N)
+		}
+	}
+	cell := func(ms float64, ok bool, n int) string {
+		if !ok {
+			return "– | –"
+		}
+		return fmt.Sprintf("%.3f | %.1f", ms, tflops(n, ms))
+	}
+	ratio := func(ours, theirs float64, ok bool) string {
+		if !ok {
+			return "–"
+		}
+		return fmt.Sprintf("%.1f%%", 100*theirs/ours)
+	}
+	for _, n := range ns {
+		for _, dt := range []string{"float32", "tf32", "float64", "bfloat16", "float16"} {
+			ms, ok := find(rows, "matmul", dt, n)
+			tms, tok := find(torch, "matmul", dt, n)
+			ti, tiok := find(rows, "tiled", dt, n)
+			if !ok && !tok && !tiok {
+				continue
+			}
+			fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s |\n", n, dt, cell(ms, ok, n), cell(tms, tok, n),
+				ratio(ms, tms, ok && tok), cell(ti, tiok, n), ratio(ti, tms, tiok && tok))
+		}
+	}
+}
