@@ -47,7 +47,9 @@ func init() {
 
 // MatMul returns the matrix product of a [M, K] and b [K, N] as a new
 // [M, N] tensor. The CPU kernel is cache-blocked, accumulates in the input
-// dtype and runs row blocks in parallel.
+// dtype and runs row blocks in parallel. On a GPU, package ops/cuda calls
+// cuBLAS (float32 IEEE unless cuda.SetAllowTF32, float64), reading
+// transposed views in place.
 func MatMul(a, b *Tensor) (*Tensor, error) {
 	return matMulOp.Call([]*Tensor{a, b}, nil)
 }

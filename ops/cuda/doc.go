@@ -164,17 +164,56 @@
 // copied into shared memory asynchronously, and rows too long for either
 // take a block per row that caches the row in shared memory. Rows are
 // reached through their strides, so transposed and narrowed views need no
-// copy. MatMul is a tiled
-// shared-memory kernel with register blocking (128x128 tiles with 8x8 per
-// thread for float32, 64x64 with 4x4 for float64, double-buffered) that
-// reads A and B through their strides along whichever is unit-stride and
-// accumulates in the tensors' dtype.
+// copy. MatMul calls cuBLASLt (see "cuBLAS" below); the hand-written tiled
+// kernel it used before is the example op ops/examples/tiledmatmul.
+//
+// # cuBLAS
+//
+// MatMul runs cublasLtMatmul on the op's stream: float32 (IEEE: compute
+// type CUBLAS_COMPUTE_32F; SetAllowTF32(true) switches to TF32 tensor
+// cores, like torch.backends.cuda.matmul.allow_tf32) and float64
+// (CUBLAS_COMPUTE_64F); other dtypes are an error wrapping ops.ErrDType.
+// cuBLAS is column-major, so a row-major C = A·B is computed as
+// Cᵀ = Bᵀ·Aᵀ; an input whose rows or columns are unit-stride (contiguous,
+// transposed or narrowed views) is passed in place with a transpose flag
+// and a leading dimension, any other layout is copied first (on the op's
+// stream). cuBLASLt rather than the classic cuBLAS API: its handle holds
+// no stream (cublasLtMatmul takes one per call), so one handle per device
+// serves every goroutine without cublasSetStream races; and it takes the
+// workspace per call, so the workspace (32 MiB, as PyTorch gives cuBLAS on
+// Hopper) comes from this package's stream-ordered block cache, or from a
+// graph's private pool during a capture: a MatMul allocates nothing
+// itself and can be captured and replayed. The algorithm cuBLASLt's
+// heuristic picks is cached per problem (shapes, layouts, dtype, TF32,
+// pointer alignment), so a repeated MatMul costs one cublasLtMatmul call.
+// Empty products need no cuBLAS (K = 0 writes zeros).
+//
+// The library is loaded with dlopen on the first MatMul, not linked: a
+// program that imports this package must start, and run its CPU ops, on
+// machines without a GPU or without cuBLAS (CI runs the tests on such
+// machines), and a binary linked with libcublasLt.so would not start
+// there. Linking and carrying the library in the runfiles would make
+// every binary and test depend on a 500 MB shared library that most of
+// them never load, and a binary copied without its runfiles would again
+// not start. The declarations come from the selected toolkit's headers
+// (@cuda//:cublas_headers), and the library must have the same major
+// version (libcublasLt.so.13 for CUDA 13; any 13.x works). It is looked for
+// in this order: the file named by $RULES_CUDA_GO_CUBLASLT (only there,
+// when set); the dynamic linker's search for libcublasLt.so.13
+// (LD_LIBRARY_PATH, the executable's run path, ld.so.cache);
+// $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64. PyTorch's
+// nvidia-cublas wheel (site-packages/nvidia/cu13/lib) works too. When
+// none loads, MatMul on a GPU returns an error wrapping ErrNoCuBLAS that
+// lists every place tried and why it failed; CuBLASInfo reports the
+// version and file loaded. cuBLAS failures become *Error values named
+// after their cublasStatus_t (e.g. CUBLAS_STATUS_NOT_SUPPORTED) with
+// cuBLAS's description.
 //
 // On an H100, at 2^28 float32 elements, AddScalar and Polynomial run at
 // 94-95% and Axpby and PolynomialBackward at 97% of the device-to-device
 // copy bandwidth (Polynomial is 8.5x faster than PyTorch's eager
 // a*x**3 + b*x**2 + c*x + d), Norm at the copy bandwidth (as fast as
-// PyTorch), RowSoftmax 1.02x to 1.28x torch.softmax, and MatMul at about 29
-// TFLOP/s in float32 (cuBLAS without TF32: 51); ops/bench compares with
-// PyTorch, bench_test.go has Go benchmarks.
+// PyTorch), RowSoftmax 1.02x to 1.28x torch.softmax; MatMul runs at
+// torch.matmul's speed (the same cuBLAS; docs/benchmarks/h100-matmul-2026-11-23).
+// ops/bench compares with PyTorch, bench_test.go has Go benchmarks.
 package cuda

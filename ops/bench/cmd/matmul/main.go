@@ -11,6 +11,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -174,6 +175,9 @@ func batch(call func() error, k int) (time.Duration, error) {
 		}
 	}
 	if err := end.Record(s); err != nil {
+		return 0, err
+	}
+	if err := end.Synchronize(context.Background()); err != nil {
 		return 0, err
 	}
 	return cuda.Elapsed(start, end)
