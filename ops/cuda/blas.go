@@ -87,9 +87,9 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 		return err
 	}
 	switch out.DType() {
-	case ops.Float32, ops.Float64:
+	case ops.Float32, ops.Float64, ops.Float16, ops.BFloat16:
 	default:
-		return fmt.Errorf("cuda: %s: dtype %v is not supported on CUDA devices (float32, float64): %w", op, out.DType(), ops.ErrDType)
+		return fmt.Errorf("cuda: %s: dtype %v is not supported on CUDA devices (float32, float64, float16, bfloat16): %w", op, out.DType(), ops.ErrDType)
 	}
 	a, b := in[0], in[1]
 	M, K, N := a.Shape()[0], a.Shape()[1], b.Shape()[1]

@@ -171,8 +171,9 @@
 //
 // MatMul runs cublasLtMatmul on the op's stream: float32 (IEEE: compute
 // type CUBLAS_COMPUTE_32F; SetAllowTF32(true) switches to TF32 tensor
-// cores, like torch.backends.cuda.matmul.allow_tf32) and float64
-// (CUBLAS_COMPUTE_64F); other dtypes are an error wrapping ops.ErrDType.
+// cores, like torch.backends.cuda.matmul.allow_tf32), float64
+// (CUBLAS_COMPUTE_64F), and float16 and bfloat16 (CUBLAS_COMPUTE_32F:
+// float32 accumulation, one rounding of the result).
 // cuBLAS is column-major, so a row-major C = A·B is computed as
 // Cᵀ = Bᵀ·Aᵀ; an input whose rows or columns are unit-stride (contiguous,
 // transposed or narrowed views) is passed in place with a transpose flag
