@@ -60,10 +60,17 @@ func TestBytesAndFlops(t *testing.T) {
 		{OpPolyAutograd, 8, []int{n}, 5 * 8 * n},
 		{OpRowSoftmax, 4, []int{64, 128}, 2 * 4 * 64 * 128},
 		{OpMatMul, 8, []int{64, 64}, 3 * 8 * 64 * 64},
+		{OpAxpby, ElemSize("bfloat16"), []int{n}, 3 * 2 * n},
+		{OpPolyFwdBwd, ElemSize("float16"), []int{n}, 5 * 2 * n},
 		{"unknown", 4, []int{n}, 0},
 	} {
 		if got := Bytes(tc.op, tc.size, tc.shape); got != tc.want {
 			t.Errorf("Bytes(%s, %d, %v) = %d, want %d", tc.op, tc.size, tc.shape, got, tc.want)
+		}
+	}
+	for dt, want := range map[string]int{"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "int8": 0} {
+		if got := ElemSize(dt); got != want {
+			t.Errorf("ElemSize(%s) = %d, want %d", dt, got, want)
 		}
 	}
 	if got := Flops(OpMatMul, []int{4096, 4096}); got != 2*4096*4096*4096.0 {
@@ -336,9 +343,18 @@ func TestCompare(t *testing.T) {
 	if tg := findTarget(t, c, "add_scalar latency (call+sync) at 4K <= 1/2 PyTorch"); tg.Binding {
 		t.Error("the call+sync latency should be for information")
 	}
-	// Not measured: NaN, not met, with a note.
-	if tg := findTarget(t, c, "polynomial_fwd_bwd_autograd >= 90% of copy bandwidth"); math.IsNaN(tg.Value) || tg.Binding {
+	// Issue 14 made the Go-autograd copy fraction binding.
+	if tg := findTarget(t, c, "polynomial_fwd_bwd_autograd >= 90% of copy bandwidth"); !near(tg.Value, 2.5*0.75/2.8) || tg.Met || !tg.Binding {
 		t.Errorf("autograd copy fraction target: %+v", tg)
+	}
+	// No 16-bit results: no 16-bit targets.
+	if got := c.JudgedDTypes(); !slices.Equal(got, []string{"float32"}) {
+		t.Errorf("JudgedDTypes = %v, want float32 alone", got)
+	}
+	for _, tg := range c.Targets {
+		if tg.DType != "float32" {
+			t.Errorf("target in %s without results in it: %+v", tg.DType, tg)
+		}
 	}
 	met, total := c.MetCount()
 	if total == 0 || met >= total {
@@ -397,6 +413,132 @@ func TestCompareSmallerSize(t *testing.T) {
 	if tg := findTarget(t, c, "axpby >= 2x PyTorch eager"); !math.IsNaN(tg.Value) || tg.Met || !strings.Contains(tg.Note, "not measured") {
 		t.Errorf("unmeasured target: %+v", tg)
 	}
+}
+
+// halfReports returns goAndTorch's reports with issue 14's 16-bit results
+// added: bfloat16 at 256M, float16 up to 64M only.
+func halfReports() (*Report, *Report) {
+	const n, m = 1 << 28, 1 << 26
+	g, tr := goAndTorch()
+	g.Results = append(g.Results,
+		timeResult(OpCopy, "bfloat16", n, 0.375e-3),
+		timeResult(OpAddScalar, "bfloat16", n, 0.40e-3),    // 93.75% of copy, 1.00x
+		timeResult(OpAxpby, "bfloat16", n, 0.60e-3),        // 93.75%, 1.03x
+		timeResult(OpNorm, "bfloat16", n, 0.19e-3),         // slower than 0.18: fails
+		timeResult(OpPolynomial, "bfloat16", n, 0.43e-3),   // 87.2% of copy: fails
+		timeResult(OpPolyFwdBwd, "bfloat16", n, 0.98e-3),   // 95.7%
+		timeResult(OpPolyAutograd, "bfloat16", n, 1.20e-3), // 78.1%: info
+		Result{Op: OpRowSoftmax, DType: "bfloat16", Shape: []int{4096, 4096}, Elems: 1 << 24, Metric: MetricTime, Seconds: 0.040e-3},
+		timeResult(OpCopy, "float16", m, 0.094e-3),
+		timeResult(OpAddScalar, "float16", m, 0.10e-3), // 94%, 0.95x: fails
+		timeResult(OpNorm, "float16", m, 0.05e-3),      // 0.90x: info
+		Result{Op: OpRowSoftmax, DType: "float16", Shape: []int{4096, 4096}, Elems: 1 << 24, Metric: MetricTime, Seconds: 0.045e-3},
+	)
+	tr.Results = append(tr.Results,
+		timeResult(OpCopy, "bfloat16", n, 0.37e-3),
+		timeResult(OpAddScalar, "bfloat16", n, 0.40e-3),
+		timeResult(OpAxpby, "bfloat16", n, 0.62e-3),
+		timeResult(OpNorm, "bfloat16", n, 0.18e-3),
+		timeResult(OpPolynomial, "bfloat16", n, 3.2e-3),
+		timeResult(OpPolyFwdBwd, "bfloat16", n, 8.6e-3),
+		Result{Op: OpRowSoftmax, DType: "bfloat16", Shape: []int{4096, 4096}, Elems: 1 << 24, Metric: MetricTime, Seconds: 0.042e-3},
+		timeResult(OpCopy, "float16", m, 0.094e-3),
+		timeResult(OpAddScalar, "float16", m, 0.095e-3),
+		timeResult(OpNorm, "float16", m, 0.045e-3),
+		Result{Op: OpRowSoftmax, DType: "float16", Shape: []int{4096, 4096}, Elems: 1 << 24, Metric: MetricTime, Seconds: 0.040e-3},
+	)
+	return g, tr
+}
+
+func TestCompareHalf(t *testing.T) {
+	g, tr := halfReports()
+	c := Compare(g, tr)
+	if got := c.JudgedDTypes(); !slices.Equal(got, []string{"float32", "float16", "bfloat16"}) {
+		t.Errorf("JudgedDTypes = %v", got)
+	}
+	for _, tc := range []struct {
+		name    string
+		value   float64 // NaN: not measured
+		met     bool
+		binding bool
+		elems   int
+	}{
+		{"add_scalar bfloat16 >= 90% of copy bandwidth", 0.375 / 0.40, true, true, 1 << 28},
+		{"add_scalar bfloat16 >= PyTorch", 1, true, true, 1 << 28},
+		{"axpby bfloat16 >= 90% of copy bandwidth", 1.5 * 0.375 / 0.60, true, true, 1 << 28},
+		{"axpby bfloat16 >= PyTorch", 0.62 / 0.60, true, true, 1 << 28},
+		{"polynomial bfloat16 >= 90% of copy bandwidth", 0.375 / 0.43, false, true, 1 << 28},
+		{"polynomial bfloat16 >= PyTorch", 3.2 / 0.43, true, true, 1 << 28},
+		{"polynomial_fwd_bwd bfloat16 >= 90% of copy bandwidth", 2.5 * 0.375 / 0.98, true, true, 1 << 28},
+		{"polynomial_fwd_bwd bfloat16 >= PyTorch", 8.6 / 0.98, true, true, 1 << 28},
+		{"polynomial_fwd_bwd_autograd bfloat16 >= 90% of copy bandwidth", 2.5 * 0.375 / 1.2, false, false, 1 << 28},
+		{"polynomial_fwd_bwd_autograd bfloat16 >= PyTorch", 8.6 / 1.2, true, false, 1 << 28},
+		{"norm bfloat16 >= PyTorch (vector_norm)", 0.18 / 0.19, false, true, 1 << 28},
+		{"row_softmax bfloat16 4096x4096 >= torch.softmax", 0.042 / 0.040, true, true, 1 << 24},
+		// float16 was measured up to 64M: judged there.
+		{"add_scalar float16 >= 90% of copy bandwidth", 0.094 / 0.10, true, true, 1 << 26},
+		{"add_scalar float16 >= PyTorch", 0.095 / 0.10, false, true, 1 << 26},
+		{"axpby float16 >= 90% of copy bandwidth", math.NaN(), false, true, 1 << 26},
+		{"norm float16 >= PyTorch (vector_norm)", 0.045 / 0.05, false, false, 1 << 26},
+		{"row_softmax float16 4096x4096 >= torch.softmax", 0.040 / 0.045, false, false, 1 << 24},
+	} {
+		got := findTarget(t, c, tc.name)
+		if math.IsNaN(tc.value) != math.IsNaN(got.Value) || (!math.IsNaN(tc.value) && !near(got.Value, tc.value)) ||
+			got.Met != tc.met || got.Binding != tc.binding || numel(got.Shape) != tc.elems {
+			t.Errorf("%s: value %v met %v binding %v shape %v, want %v %v %v %d", tc.name, got.Value, got.Met, got.Binding, got.Shape, tc.value, tc.met, tc.binding, tc.elems)
+		}
+	}
+	if tg := findTarget(t, c, "axpby float16 >= PyTorch"); !strings.Contains(tg.Note, "not measured in Go") {
+		t.Errorf("unmeasured float16 target: %+v", tg)
+	}
+	if !strings.Contains(c.TargetNote, "float16 elementwise targets are judged at 64M") || strings.Contains(c.TargetNote, "bfloat16") {
+		t.Errorf("TargetNote = %q, want the float16 size alone", c.TargetNote)
+	}
+	// The float32 targets are those of the float32-only comparison.
+	g32, tr32 := goAndTorch()
+	c32 := Compare(g32, tr32)
+	if len(c.Targets) <= len(c32.Targets) {
+		t.Fatalf("%d targets with 16-bit results, %d without", len(c.Targets), len(c32.Targets))
+	}
+	for i, tg := range c32.Targets {
+		if got := c.Targets[i]; got.Name != tg.Name || got.Met != tg.Met || got.Binding != tg.Binding {
+			t.Errorf("target %d: %+v, want %+v", i, got, tg)
+		}
+	}
+	met, total := c.MetCount()
+	met32, total32 := c32.MetCount()
+	// Binding 16-bit targets: 8 elementwise, Norm and RowSoftmax in bfloat16; 8 elementwise in float16.
+	if total-total32 != 18 || met-met32 != 9 {
+		t.Errorf("16-bit targets: %d of %d met, want 9 of 18", met-met32, total-total32)
+	}
+
+	var b bytes.Buffer
+	c.WriteMarkdown(&b)
+	md := b.String()
+	for _, want := range []string{
+		"## Targets (float32, float16, bfloat16)",
+		"Note: the float16 elementwise targets are judged at 64M elements: 256M were not measured.",
+		"| add_scalar bfloat16 >= 90% of copy bandwidth | 256M | 0.4000 ms | 0.4000 ms | 93.8% | >= 90% of copy | yes |",
+		"| polynomial bfloat16 >= 90% of copy bandwidth | 256M | 0.4300 ms | 3.200 ms | 87.2% | >= 90% of copy | no |",
+		"| norm bfloat16 >= PyTorch (vector_norm) | 256M | 0.1900 ms | 0.1800 ms | 0.95x | >= 1x | no |",
+		"| row_softmax bfloat16 4096x4096 >= torch.softmax | 4096x4096 | 0.0400 ms | 0.0420 ms | 1.05x | >= 1x | yes |",
+		"| norm float16 >= PyTorch (vector_norm) | 64M | 0.0500 ms | 0.0450 ms | 0.90x | >= 1x | no (info) |",
+		"| axpby float16 >= PyTorch (not measured in Go) | 64M | — | — | — | >= 1x | n/a |",
+		"## Elementwise ops and Norm, float16",
+		"## Elementwise ops and Norm, bfloat16",
+		"| copy | 256M | 0.3750 | 0.3700 | 0.99x | 2863 | 100.0% | 2902 | 100.0% | — |",
+		"| polynomial | 256M | 0.4300 | 3.200 | 7.44x | 2497 | 87.2% | 336 | 11.6% | >= 90% copy: no; >= 1x: yes |",
+		"| bfloat16 | 4096x4096 | 0.0400 | 0.0420 | 1.05x |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("comparison markdown lacks %q:\n%s", want, md)
+		}
+	}
+	// Sections in DTypeNames order.
+	if i, j, k := strings.Index(md, "Norm, float32"), strings.Index(md, "Norm, float16"), strings.Index(md, "Norm, bfloat16"); !(i < j && j < k) {
+		t.Errorf("sections out of order: float32 at %d, float16 at %d, bfloat16 at %d", i, j, k)
+	}
+	checkTables(t, md)
 }
 
 // checkTables checks that every markdown table row has as many cells as
@@ -524,6 +666,7 @@ func TestRunCPU(t *testing.T) {
 	var log bytes.Buffer
 	rep, err := Run(Config{
 		Device:        ops.CPU,
+		DTypes:        []ops.DType{ops.Float32, ops.Float64, ops.Float16, ops.BFloat16},
 		Sizes:         []int{4096, 16384},
 		SoftmaxShapes: [][2]int{{32, 64}, {64, 64}, {1 << 10, 1 << 10}}, // the last is over MaxElems
 		MatMulSizes:   []int{32},
@@ -560,7 +703,10 @@ func TestRunCPU(t *testing.T) {
 			t.Errorf("copy's copy fraction is %v", r.CopyFraction)
 		}
 	}
-	for _, dt := range []string{"float32", "float64"} {
+	if got := rep.DTypes(); !slices.Equal(got, DTypeNames) {
+		t.Errorf("DTypes = %v, want %v", got, DTypeNames)
+	}
+	for _, dt := range DTypeNames {
 		for _, op := range ElementwiseOps {
 			for _, n := range []string{"4096", "16384"} {
 				if !seen[Key{op, dt, n, MetricTime}] {
@@ -602,6 +748,18 @@ func TestRunCPU(t *testing.T) {
 	md.Reset()
 	c.WriteMarkdown(&md)
 	checkTables(t, md.String())
+	if !strings.Contains(md.String(), "## Targets (float32, float16, bfloat16)") {
+		t.Errorf("the comparison does not judge the 16-bit targets:\n%s", md.String())
+	}
+	for name, shape := range map[string]string{
+		"axpby bfloat16 >= 90% of copy bandwidth":     "16384", // the largest size measured
+		"polynomial_fwd_bwd float16 >= PyTorch":       "16384",
+		"row_softmax bfloat16 64x64 >= torch.softmax": "64x64",
+	} {
+		if tg := findTarget(t, c, name); math.IsNaN(tg.Value) || ShapeString(tg.Shape) != shape {
+			t.Errorf("%s: %+v", name, tg)
+		}
+	}
 }
 
 func TestRunSubset(t *testing.T) {

@@ -9,12 +9,22 @@ import (
 )
 
 // TargetElems is the size at which the elementwise targets are judged
-// (2^28 float32 elements, the size of the design's PyTorch reference
-// numbers).
+// (2^28 elements, the size of the design's PyTorch reference numbers).
 const TargetElems = 1 << 28
 
-// TargetDType is the dtype the targets are judged in.
+// TargetDType is the dtype the design's targets are judged in.
 const TargetDType = "float32"
+
+// HalfDTypes are the 16-bit dtypes of issue 14's targets, judged when the
+// Go report has results in them: every elementwise op at >= 90% of the
+// copy's bandwidth and at least as fast as PyTorch in the same dtype, Norm
+// and RowSoftmax at least as fast as PyTorch in bfloat16 (in float16 for
+// information).
+var HalfDTypes = []string{"float16", "bfloat16"}
+
+// halfElementwiseOps are the elementwise ops with binding half-precision
+// targets (the Go-autograd variant of the polynomial is for information).
+var halfElementwiseOps = []string{OpAddScalar, OpAxpby, OpPolynomial, OpPolyFwdBwd}
 
 // Kinds of target: what TargetResult.Value is.
 const (
@@ -128,13 +138,13 @@ func (c *Comparison) Row(k Key) *Row {
 	return nil
 }
 
-// targetSize returns the elementwise size the targets are judged at:
-// TargetElems if Go measured it in TargetDType, else the largest size Go
-// measured for every op (with a note saying so).
-func (c *Comparison) targetSize() (int64, string) {
+// targetSize returns the elementwise size the targets of dtype dt are
+// judged at: TargetElems if Go measured it in dt, else the largest size Go
+// measured AddScalar at (with a note saying so).
+func (c *Comparison) targetSize(dt string) (int64, string) {
 	var sizes []int64
 	for _, r := range c.Rows {
-		if r.Op == OpAddScalar && r.DType == TargetDType && r.Metric == MetricTime && r.Go != nil {
+		if r.Op == OpAddScalar && r.DType == dt && r.Metric == MetricTime && r.Go != nil {
 			sizes = append(sizes, r.Elems)
 		}
 	}
@@ -142,22 +152,38 @@ func (c *Comparison) targetSize() (int64, string) {
 		return TargetElems, ""
 	}
 	n := slices.Max(sizes)
-	return n, fmt.Sprintf("the elementwise targets are judged at %s elements: %s were not measured", HumanCount(n), HumanCount(TargetElems))
+	what := "the elementwise targets"
+	if dt != TargetDType {
+		what = "the " + dt + " elementwise targets"
+	}
+	return n, fmt.Sprintf("%s are judged at %s elements: %s were not measured", what, HumanCount(n), HumanCount(TargetElems))
 }
 
-// judge evaluates the design's targets.
+// JudgedDTypes returns the dtypes whose targets Compare judges: TargetDType
+// and those of HalfDTypes that the Go report has results in.
+func (c *Comparison) JudgedDTypes() []string {
+	ds := []string{TargetDType}
+	for _, dt := range HalfDTypes {
+		if slices.Contains(c.Go.DTypes(), dt) {
+			ds = append(ds, dt)
+		}
+	}
+	return ds
+}
+
+// judge evaluates the design's targets, then issue 14's half-precision
+// ones.
 func (c *Comparison) judge() []TargetResult {
-	n, note := c.targetSize()
+	n, note := c.targetSize(TargetDType)
 	c.TargetNote = note
 	elem := func(op, kind string, thr float64, binding bool, name string) TargetResult {
 		return c.judgeOne(Key{Op: op, DType: TargetDType, Shape: fmt.Sprint(n), Metric: MetricTime}, []int{int(n)}, kind, thr, binding, name, "")
 	}
 	var ts []TargetResult
-	for _, op := range []string{OpAddScalar, OpAxpby, OpPolynomial, OpPolyFwdBwd} {
+	for _, op := range []string{OpAddScalar, OpAxpby, OpPolynomial, OpPolyFwdBwd, OpPolyAutograd} {
 		ts = append(ts, elem(op, KindCopyFraction, 0.90, true, op+" >= 90% of copy bandwidth"))
 	}
 	ts = append(ts,
-		elem(OpPolyAutograd, KindCopyFraction, 0.90, false, OpPolyAutograd+" >= 90% of copy bandwidth"),
 		elem(OpPolynomial, KindSpeedup, 6, true, "polynomial forward >= 6x PyTorch eager"),
 		elem(OpPolyFwdBwd, KindSpeedup, 5, true, "polynomial fwd+bwd (fused kernels) >= 5x PyTorch autograd"),
 		elem(OpPolyAutograd, KindSpeedup, 5, false, "polynomial fwd+bwd (Go autograd) >= 5x PyTorch autograd"),
@@ -180,6 +206,35 @@ func (c *Comparison) judge() []TargetResult {
 			}
 			name := fmt.Sprintf("%s latency (%s) at %s <= 1/2 PyTorch", r.Op, what, HumanCount(r.Elems))
 			ts = append(ts, c.judgeOne(r.Key, r.Shape, KindLatencyRatio, 0.5, binding, name, ""))
+		}
+	}
+	for _, dt := range c.JudgedDTypes()[1:] {
+		ts = append(ts, c.judgeHalf(dt)...)
+	}
+	return ts
+}
+
+// judgeHalf evaluates issue 14's targets in the 16-bit dtype dt.
+func (c *Comparison) judgeHalf(dt string) []TargetResult {
+	n, note := c.targetSize(dt)
+	c.TargetNote = join(c.TargetNote, note)
+	elem := func(op, kind string, thr float64, binding bool, name string) TargetResult {
+		return c.judgeOne(Key{Op: op, DType: dt, Shape: fmt.Sprint(n), Metric: MetricTime}, []int{int(n)}, kind, thr, binding, name, "")
+	}
+	// Norm and RowSoftmax are binding in bfloat16, for information in float16.
+	reductions := dt == "bfloat16"
+	var ts []TargetResult
+	for _, op := range append(slices.Clone(halfElementwiseOps), OpPolyAutograd) {
+		binding := op != OpPolyAutograd
+		ts = append(ts,
+			elem(op, KindCopyFraction, 0.90, binding, fmt.Sprintf("%s %s >= 90%% of copy bandwidth", op, dt)),
+			elem(op, KindSpeedup, 1, binding, fmt.Sprintf("%s %s >= PyTorch", op, dt)))
+	}
+	ts = append(ts, elem(OpNorm, KindSpeedup, 1, reductions, fmt.Sprintf("norm %s >= PyTorch (vector_norm)", dt)))
+	for _, r := range c.Rows {
+		if r.Op == OpRowSoftmax && r.DType == dt && r.Metric == MetricTime {
+			name := fmt.Sprintf("row_softmax %s %s >= torch.softmax", dt, ShapeString(r.Shape))
+			ts = append(ts, c.judgeOne(r.Key, r.Shape, KindSpeedup, 1, reductions, name, ""))
 		}
 	}
 	return ts
@@ -263,6 +318,9 @@ func (c *Comparison) WriteJSON(path string) error {
 func join(a, b string) string {
 	if a == "" {
 		return b
+	}
+	if b == "" {
+		return a
 	}
 	return a + "; " + b
 }

@@ -149,7 +149,7 @@ func sortedResults(rs []Result, metric string) []*Result {
 		if d := opIndex(a.Op) - opIndex(b.Op); d != 0 {
 			return d
 		}
-		if c := strings.Compare(a.DType, b.DType); c != 0 {
+		if c := compareDTypes(a.DType, b.DType); c != 0 {
 			return c
 		}
 		if a.Elems != b.Elems {
@@ -301,7 +301,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) {
 	met, total := c.MetCount()
 	fmt.Fprintf(w, "- **targets met: %d of %d**\n\n", met, total)
 
-	fmt.Fprintf(w, "## Targets (%s)\n\n", TargetDType)
+	fmt.Fprintf(w, "## Targets (%s)\n\n", strings.Join(c.JudgedDTypes(), ", "))
 	if c.TargetNote != "" {
 		fmt.Fprintf(w, "Note: %s.\n\n", c.TargetNote)
 	}

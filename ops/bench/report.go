@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 )
 
 // Schema identifies the JSON format of a Report; torch_bench.py writes the
@@ -65,7 +66,7 @@ type Settings struct {
 // Result is one measurement: an op on one dtype and shape.
 type Result struct {
 	Op     string `json:"op"`    // one of the Op* constants
-	DType  string `json:"dtype"` // "float32" or "float64"
+	DType  string `json:"dtype"` // "float32", "float64", "float16" or "bfloat16"
 	Shape  []int  `json:"shape"` // [n] for elementwise ops, [B, D] for RowSoftmax, [n, n] for MatMul
 	Elems  int64  `json:"elems"` // elements of the (first) input
 	Metric string `json:"metric"`
@@ -107,6 +108,9 @@ func ShapeString(shape []int) string {
 	return s
 }
 
+// DTypeNames are the dtypes the benchmarks know, in report order.
+var DTypeNames = []string{"float32", "float64", "float16", "bfloat16"}
+
 // ElemSize returns the bytes per element of a dtype name (0 if unknown).
 func ElemSize(dtype string) int {
 	switch dtype {
@@ -114,8 +118,25 @@ func ElemSize(dtype string) int {
 		return 4
 	case "float64":
 		return 8
+	case "float16", "bfloat16":
+		return 2
 	}
 	return 0
+}
+
+// compareDTypes orders dtype names as DTypeNames, unknown ones last by name.
+func compareDTypes(a, b string) int {
+	ia, ib := slices.Index(DTypeNames, a), slices.Index(DTypeNames, b)
+	if ia < 0 {
+		ia = len(DTypeNames)
+	}
+	if ib < 0 {
+		ib = len(DTypeNames)
+	}
+	if ia != ib {
+		return ia - ib
+	}
+	return strings.Compare(a, b)
 }
 
 // Annotate fills in the derived fields of every MetricTime result: Bytes,
@@ -163,7 +184,8 @@ func (r *Report) Find(k Key) *Result {
 	return nil
 }
 
-// DTypes returns the dtypes of r's results, float32 first.
+// DTypes returns the dtypes of r's results in DTypeNames order (float32
+// first).
 func (r *Report) DTypes() []string {
 	var ds []string
 	for _, res := range r.Results {
@@ -171,7 +193,7 @@ func (r *Report) DTypes() []string {
 			ds = append(ds, res.DType)
 		}
 	}
-	slices.Sort(ds)
+	slices.SortFunc(ds, compareDTypes)
 	return ds
 }
 

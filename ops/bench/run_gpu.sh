@@ -2,6 +2,7 @@
 # Runs the Go ops benchmark and the PyTorch one on a GPU machine and compares them.
 #
 #   bash run_gpu.sh OUTDIR [extra flags for both, e.g. --max-elems 67108864]
+#   bash run_gpu.sh OUTDIR --dtypes float32,float16,bfloat16   # issue 14's 16-bit rows and targets
 #
 # Run it from (or point it at) a folder holding this script, the `bench` binary built by
 # `bazel build //ops/bench/cmd/bench` (bazel-bin/ops/bench/cmd/bench/bench_/bench), torch_bench.py

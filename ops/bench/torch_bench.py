@@ -4,7 +4,7 @@
 The JSON it writes (--json) has the schema of the Go benchmark's (package ops/bench, Report):
 `bench compare --go go.json --torch torch.json` puts the two side by side.
 
-What is measured, per dtype (float32, float64):
+What is measured, per dtype (--dtypes: float32, float64, float16, bfloat16):
   copy                 y.copy_(x) into a preallocated y (cudaMemcpy device to device)
   add_scalar           x + s
   axpby                a*x + b*y
@@ -107,6 +107,10 @@ def flops(op, shape):
     return 2.0 * shape[0] * shape[1] * shape[1]
 
 
+# Bytes per element of the dtypes of --dtypes (as ElemSize in Go), in report order.
+ELEM_SIZES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2}
+
+
 def batch_size(min_batch, per_call):
     """Calls of per_call seconds that last at least min_batch seconds, in [1, 65536] (as BatchSize in Go)."""
     if not per_call > 0:
@@ -122,7 +126,7 @@ def annotate(results):
             r.pop(k, None)
         if r["metric"] != METRIC_TIME or r.get("error") or not r["seconds"] > 0:
             continue
-        size = 4 if r["dtype"] == "float32" else 8
+        size = ELEM_SIZES.get(r["dtype"], 0)
         b = bytes_moved(r["op"], size, r["shape"])
         f = flops(r["op"], r["shape"])
         if b:
@@ -291,7 +295,7 @@ class Bench:
 
     def run_dtype(self, dtype_name, sizes, shapes, mms):
         torch = self.torch
-        dtype = torch.float32 if dtype_name == "float32" else torch.float64
+        dtype = getattr(torch, dtype_name)  # torch.float32, torch.float64, torch.float16, torch.bfloat16
         copy_sizes = list(sizes)
         for b, d in shapes:
             if b * d not in copy_sizes:
@@ -338,7 +342,7 @@ def main(argv=None):
     p.add_argument("--gpu", type=int, default=0, help="CUDA device index")
     p.add_argument("--max-elems", type=int, default=0, help="largest tensor (default 2^28 on cuda, 2^22 on cpu)")
     p.add_argument("--sizes", default="", help="comma-separated element counts (default powers of 4 from 4096)")
-    p.add_argument("--dtypes", default="float32,float64")
+    p.add_argument("--dtypes", default="float32,float64", help="comma-separated: float32, float64, float16, bfloat16")
     p.add_argument("--ops", default=",".join(ALL_OPS), help="comma-separated ops (copy is always measured)")
     p.add_argument("--softmax-shapes", default="", help="comma-separated BxD shapes")
     p.add_argument("--matmul-sizes", default="", help="comma-separated n of the n x n matmuls")
@@ -350,6 +354,10 @@ def main(argv=None):
     p.add_argument("--json", default="", help="write the results to this file")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
+    dtypes = [s.strip() for s in args.dtypes.split(",") if s.strip()]
+    for dt in dtypes:
+        if dt not in ELEM_SIZES:
+            p.error(f"--dtypes: {dt!r} is not one of {', '.join(ELEM_SIZES)}")
 
     import torch  # imported here so that --help works without it
 
@@ -395,9 +403,7 @@ def main(argv=None):
         timer = f"host clock around batches of calls (batch >= {args.batch_ms:g} ms), median of {args.repeats}"
 
     b = Bench(torch, args)
-    for dt in [s.strip() for s in args.dtypes.split(",") if s.strip()]:
-        if dt not in ("float32", "float64"):
-            p.error(f"--dtypes: {dt!r} is not float32 or float64")
+    for dt in dtypes:
         b.run_dtype(dt, sizes, shapes, mms)
     annotate(b.results)
     report = {

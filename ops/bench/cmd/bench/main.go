@@ -52,6 +52,14 @@ var (
 	cpuMatMul   = "128,256,512"
 )
 
+// dtypeByName maps the names of --dtypes (bench.DTypeNames) to dtypes.
+var dtypeByName = map[string]ops.DType{
+	"float32":  ops.Float32,
+	"float64":  ops.Float64,
+	"float16":  ops.Float16,
+	"bfloat16": ops.BFloat16,
+}
+
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return compare(args[1:], stdout, stderr)
@@ -77,7 +85,7 @@ Flags:
 	gpu := fs.Int("gpu", 0, "CUDA device index")
 	maxElems := fs.Int64("max-elems", 0, fmt.Sprintf("largest tensor in elements (default %d on cuda, %d on cpu)", cudaMaxElems, cpuMaxElems))
 	sizes := fs.String("sizes", "", "comma-separated element counts of the elementwise sweep (default powers of 4 from 4096 to --max-elems)")
-	dtypes := fs.String("dtypes", "float32,float64", "comma-separated dtypes")
+	dtypes := fs.String("dtypes", "float32,float64", "comma-separated dtypes: "+strings.Join(bench.DTypeNames, ", "))
 	opsFlag := fs.String("ops", strings.Join(bench.AllOps, ","), "comma-separated ops (the copy baseline is always measured)")
 	softmax := fs.String("softmax-shapes", "", fmt.Sprintf("comma-separated BxD RowSoftmax shapes (default %s on cuda, %s on cpu)", cudaSoftmax, cpuSoftmax))
 	matmul := fs.String("matmul-sizes", "", fmt.Sprintf("comma-separated n of n×n MatMuls (default %s on cuda, %s on cpu)", cudaMatMul, cpuMatMul))
@@ -145,14 +153,11 @@ Flags:
 		return fmt.Errorf("--matmul-sizes: %w", err)
 	}
 	for _, d := range splitList(*dtypes) {
-		switch d {
-		case "float32":
-			cfg.DTypes = append(cfg.DTypes, ops.Float32)
-		case "float64":
-			cfg.DTypes = append(cfg.DTypes, ops.Float64)
-		default:
-			return fmt.Errorf("--dtypes: %q is not float32 or float64", d)
+		dt, ok := dtypeByName[d]
+		if !ok {
+			return fmt.Errorf("--dtypes: %q is not one of %s", d, strings.Join(bench.DTypeNames, ", "))
 		}
+		cfg.DTypes = append(cfg.DTypes, dt)
 	}
 	for _, op := range splitList(*opsFlag) {
 		if !slices.Contains(bench.AllOps, op) {

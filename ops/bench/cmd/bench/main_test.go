@@ -76,7 +76,7 @@ func TestBadArguments(t *testing.T) {
 		want string
 	}{
 		{[]string{"--device", "tpu"}, "expected cuda or cpu"},
-		{[]string{"--device", "cpu", "--dtypes", "float16"}, "float16"},
+		{[]string{"--device", "cpu", "--dtypes", "float8"}, `"float8" is not one of float32, float64, float16, bfloat16`},
 		{[]string{"--device", "cpu", "--ops", "axpby,nope"}, `unknown op "nope"`},
 		{[]string{"--device", "cpu", "--softmax-shapes", "64by64"}, "not a shape"},
 		{[]string{"--device", "cpu", "--matmul-sizes", "0"}, "not a positive integer"},
