@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +60,27 @@ func TestRunAndCompareCPU(t *testing.T) {
 	checkPNG(t, out("cmp.png"))
 	if b, err := os.ReadFile(out("cmp.json")); err != nil || !bytes.Contains(b, []byte(`"targets"`)) {
 		t.Errorf("compare --json: %v", err)
+	}
+}
+
+func TestHalfDTypesCPU(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "go.json")
+	var stdout, stderr bytes.Buffer
+	args := append(slices.Clone(tiny), "--dtypes", "float16,bfloat16", "--ops", "axpby", "--latency-elems", "0", "--json", path)
+	if err := run(args, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	rep, err := bench.ReadJSON(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.DTypes(); !slices.Equal(got, []string{"float16", "bfloat16"}) {
+		t.Errorf("dtypes %v, want float16 and bfloat16", got)
+	}
+	for _, r := range rep.Results {
+		if r.Error != "" || r.Op == bench.OpAxpby && r.Bytes != int64(3*2*r.Elems) {
+			t.Errorf("%v: error %q, %d bytes", r.Key(), r.Error, r.Bytes)
+		}
 	}
 }
 
