@@ -160,7 +160,7 @@
 // device. RowSoftmax and RowSoftmaxBackward are max-subtracted and add the
 // row in float64; a warp (rows of up to 1024 float32 or 256 float64
 // elements) or a block holds each row in registers, read with 16-byte loads
-// when the rows are unit-stride and aligned; such rows over 32 KiB are
+// when the rows are unit-stride and aligned; such rows of 32 KiB or more are
 // copied into shared memory asynchronously, and rows too long for either
 // take a block per row that caches the row in shared memory. Rows are
 // reached through their strides, so transposed and narrowed views need no

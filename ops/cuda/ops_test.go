@@ -219,11 +219,12 @@ func TestNormLarge(t *testing.T) {
 // matShapes are [B, D] shapes for RowSoftmax and the (M, K) side of MatMul.
 // Rows of up to 512 (float32: 1024) elements take a warp per row, longer
 // ones a block per row holding the row in registers; unit-stride rows of
-// more than 32 KiB are copied into shared memory (9000 float32 with more
-// rows than resident blocks, 16000), and rows too long for both take the
+// 32 KiB or more are copied into shared memory (8192 float32 and 16384
+// 16-bit elements exactly at the threshold, 9000 float32 with more rows than
+// resident blocks, 16000), and rows too long for both take the
 // block kernel that caches the row in shared memory or, for 70000 float64
 // elements, reads it three times.
-var matShapes = [][]int{{0, 5}, {5, 0}, {1, 1}, {7, 5}, {33, 65}, {257, 129}, {300, 260}, {3, 700}, {3, 1024}, {2, 1025}, {3, 3000}, {700, 9000}, {2, 16000}, {2, 70000}}
+var matShapes = [][]int{{0, 5}, {5, 0}, {1, 1}, {7, 5}, {33, 65}, {257, 129}, {300, 260}, {3, 700}, {3, 1024}, {2, 1025}, {3, 3000}, {3, 8192}, {700, 9000}, {2, 16000}, {3, 16384}, {2, 70000}}
 
 func TestRowSoftmaxMatchesCPU(t *testing.T) {
 	requireGPU(t)

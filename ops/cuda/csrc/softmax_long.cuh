@@ -14,7 +14,7 @@
 namespace opscuda {
 namespace {
 
-// Long unit-stride rows (more than kSmemMinBytes): a block of kSmemThreads per row, the row copied
+// Long unit-stride rows (kSmemMinBytes or more): a block of kSmemThreads per row, the row copied
 // into shared memory with asynchronous 16-byte copies (cp.async, sm_80 and later), so a whole row is
 // in flight without holding registers and two or three rows fit on an SM. Each thread only touches
 // the 16-byte chunks it copied, so only the reductions need barriers.
@@ -110,13 +110,13 @@ bool allow_dynamic_smem(Kernel kernel, int device, unsigned long long bytes) {
   return false;
 }
 
-// Launches softmax_smem_kernel if the rows qualify (unit stride, 16-byte aligned, longer than
+// Launches softmax_smem_kernel if the rows qualify (unit stride, 16-byte aligned, at least
 // kSmemMinBytes, fitting the device's shared memory); false otherwise.
 template <typename T>
 bool softmax_smem(int device, T* out, const T* x, long long B, long long D, long long s0,
                   bool vec) {
   const unsigned long long bytes = (unsigned long long)D * sizeof(T);
-  if (!vec || bytes <= kSmemMinBytes) return false;
+  if (!vec || bytes < kSmemMinBytes) return false;
   int per_sm = 0;
   if (cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) !=
           cudaSuccess ||
