@@ -3,8 +3,10 @@
 #
 #   tools/remote-cache/check.sh [TARGET_PATTERN...]
 #
-# The default targets are //ops/... and //tests/cuda:rdc_main (relocatable device code, so that an
-# NvccDeviceLink action is checked too).
+# The default targets are //ops/cuda:all (every kernel of the library, its Go package and test),
+# //ops/examples/square:all (an op built on it) and //tests/cuda:rdc_main (relocatable device code,
+# so that an NvccDeviceLink action is checked too): every kind of action, in less CI time than
+# //ops/... (whose benchmarks and JIT add only more of the same kinds).
 #
 # 1. Builds bazel-remote (the version pinned by tools/remote-cache/go.mod's tool directive) into
 #    ${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go/bin, unless it is there at that version already;
@@ -29,7 +31,7 @@ targets=("$@")
 # Mnemonics the default targets must produce: the check fails if one is absent.
 expect=
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(//ops/... //tests/cuda:rdc_main)
+  targets=(//ops/cuda:all //ops/examples/square:all //tests/cuda:rdc_main)
   expect=NvccCompile,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
 fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
