@@ -28,12 +28,7 @@ import (
 type Float16 uint16
 
 // Float16From returns f rounded to the nearest Float16 (ties to even).
-func Float16From(f float32) Float16 {
-	if f != f { // NaN: keep the sign, set the quiet bit (Fromfloat32 does too; be explicit)
-		return Float16(uint16(math.Float32bits(f)>>16)&0x8000 | 0x7e00)
-	}
-	return Float16(float16.Fromfloat32(f).Bits())
-}
+func Float16From(f float32) Float16 { return Float16(float16.Fromfloat32(f).Bits()) }
 
 // Float32 returns h as a float32; the conversion is exact.
 func (h Float16) Float32() float32 { return float16.Frombits(uint16(h)).Float32() }
