@@ -64,7 +64,7 @@
 // receive them):
 //
 //	AddScalar(x; s)                x + s
-//	Scale(x; s)                    s * x          (used by Axpby's backward)
+//	Scale(x; s)                    s * x
 //	Axpby(x, y; a, b)              a*x + b*y      (also accumulates gradients)
 //	Norm(x)                        L2 norm, 0-d output
 //	NormBackward(gradOut, x, norm) gradOut*x/norm, 0 where norm == 0

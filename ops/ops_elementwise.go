@@ -60,7 +60,17 @@ func init() {
 	})
 }
 
-// scale returns s*x (x itself when s == 1).
+// Scale returns s * x (x * s in PyTorch), a new tensor.
+func Scale(x *Tensor, s float64) (*Tensor, error) {
+	return scaleOp.Call([]*Tensor{x}, []float64{s})
+}
+
+// ScaleContext is Scale queued where ctx says (Op.CallContext).
+func ScaleContext(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
+	return scaleOp.CallContext(ctx, []*Tensor{x}, []float64{s})
+}
+
+// scale returns s*x (x itself when s == 1), for backward functions.
 func scale(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
 	if s == 1 {
 		return x, nil

@@ -3,6 +3,7 @@ package cuda_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
@@ -430,5 +431,59 @@ func TestManyDims(t *testing.T) {
 		compare(t, name("Polynomial ", dims, " dims"), values(t, got), want, 1e-12, 1e-14)
 		compare(t, name("Norm ", dims, " dims"), values(t, m(ops.Norm(gv))), values(t, m(ops.Norm(cv))), 1e-12, 0)
 		compare(t, name("Contiguous ", dims, " dims"), values(t, m(gv.Contiguous())), values(t, cv), 0, 0)
+	}
+}
+
+// TestFloatScalarsBitExact checks that float32 AddScalar and Scale, which
+// compute in float when the scalar is a float (elementwise.cu), give the
+// CPU's bits (computed in float64 and rounded once), with scalars that are
+// floats and scalars that are not, on data with subnormals, huge values,
+// infinities and NaN, over enough elements for many blocks and a tail.
+func TestFloatScalarsBitExact(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	const n = 1<<20 + 3
+	r := rand.New(rand.NewPCG(3, 5))
+	data := make([]float32, n)
+	for i := range data {
+		switch i % 8 {
+		case 0:
+			data[i] = math.Float32frombits(r.Uint32() & 0x807fffff) // subnormal or zero
+		case 1:
+			data[i] = math.Float32frombits(r.Uint32()) // any bits: huge, tiny, Inf, NaN
+		default:
+			data[i] = float32(r.NormFloat64() * 1e3)
+		}
+	}
+	x := m(ops.FromFloat32(data, n))
+	gx := m(x.To(dev))
+	scalars := []float64{0.75, -1.5, 0.1, 1.0 / 3, 1e-40, 3e38, 1e300, math.Inf(1), math.SmallestNonzeroFloat32}
+	for _, s := range scalars {
+		for _, op := range []string{"AddScalar", "Scale"} {
+			o := ops.LookupOp(op)
+			want, err := m(o.Call([]*ops.Tensor{x}, []float64{s})).Float32s()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := m(o.Call([]*ops.Tensor{gx}, []float64{s}))
+			got, err := g.Float32s()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Free()
+			bad := 0
+			for i := range want {
+				w, v := want[i], got[i]
+				if math.Float32bits(w) != math.Float32bits(v) && !(w != w && v != v) {
+					if bad < 3 {
+						t.Errorf("%s(%g) of %g (bits %#08x): got %g (%#08x), want %g (%#08x)", op, s, data[i], math.Float32bits(data[i]), v, math.Float32bits(v), w, math.Float32bits(w))
+					}
+					bad++
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%s(%g): %d of %d elements differ from the CPU", op, s, bad, n)
+			}
+		}
 	}
 }

@@ -3,12 +3,17 @@
 //
 // Each op is a functor computing in double for float32 and float64 data (like the CPU kernels,
 // which round once to the output type) and in float for float16 and bfloat16 data (loaded as
-// float, rounded to nearest even when stored), run by one of three grid-stride kernels:
+// float, rounded to nearest even when stored), run by one of three kernels:
 //   - vectorized: every operand contiguous and 16-byte aligned: 16-byte loads/stores (float4 /
 //     double2 / 8 halves), the tail (fewer than one vector) done by the first threads;
 //   - contiguous: scalar loads (an operand at an offset that breaks the alignment);
-//   - strided: each input indexed through its own strides (dimensions merged on the Go side), with
-//     32-bit index arithmetic when everything fits.
+//   - strided: each input indexed through its own strides (dimensions merged on the Go side).
+// The grid covers the problem, one vector or element per thread (a grid-stride loop takes over
+// only past 2^31-1 blocks), and indices are 32-bit whenever everything fits. Measured on an H100
+// at 2^28 elements, this reaches 100-101% of cudaMemcpyAsync's device-to-device bandwidth in
+// float32, float16 and bfloat16, where a grid of 64 blocks per SM whose threads loop reached
+// 95.5-97.3%; for 4096 elements in a CUDA graph, the 32-bit index and the loop that runs once cut
+// a node from 1.26 to about 1.1 us (.gpu-lab measurements, docs/benchmarks/h100-ew-2026-11-23).
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -19,12 +24,22 @@ namespace opscuda {
 namespace {
 
 constexpr int kThreads = 256;
-// Most blocks per SM of a grid: 8 are resident at a time (2048 threads), so a large problem gets 8
-// waves of blocks whose threads still loop. Measured on an H200 at 2^28 float32 elements, the
-// vectorized kernel reaches 93-99% of the device-to-device copy bandwidth this way, against
-// 89-93% with a grid of one wave (8 per SM); unrolling (2, 4 or 8 vectors per thread and
-// iteration) did not help.
-constexpr int kBlocksPerSM = 64;
+
+// Blocks of kThreads threads for one work item per thread (at least 1, at most 2^31-1: the
+// kernels loop past that).
+inline unsigned cover(unsigned long long items) {
+  unsigned long long g = (items + kThreads - 1) / kThreads;
+  if (g < 1) g = 1;
+  return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// Whether indices up to n (elements or storage offsets) fit the 32-bit kernels.
+inline bool fits32(unsigned long long n) { return n <= 0x7fffffffull; }
+
+// A kernel indexing with I takes at most one item per thread: with 32-bit indices the grid
+// (cover()) has a thread for every item, so the grid-stride loop is compiled away.
+template <typename I>
+inline constexpr bool kOnce = sizeof(I) == 4;
 
 template <typename T, int NIN>
 struct Ins {
@@ -57,6 +72,25 @@ struct AddScalarF {
     return from_wide<T>(ld(x) + ew_t<T>(s));
   }
 };
+
+// AddScalar and Scale of float32 data by a scalar that is a float: computed in float, with the
+// same bits as in double (double's 53 bits are more than 2*24+2, so rounding the exact sum or
+// product to double and then to float gives the correctly rounded float result), in fewer
+// instructions.
+struct AddScalarFloatF {
+  float s;
+  __device__ AddScalarFloatF prepare() const { return *this; }
+  __device__ float operator()(float x) const { return x + s; }
+};
+
+struct ScaleFloatF {
+  float s;
+  __device__ ScaleFloatF prepare() const { return *this; }
+  __device__ float operator()(float x) const { return s * x; }
+};
+
+// Whether s is exactly a float.
+inline bool is_float(double s) { return (double)(float)s == s; }
 
 struct ScaleF {
   double s;
@@ -137,15 +171,15 @@ __device__ __forceinline__ T apply(const F& f, const T (&v)[2]) {
 
 // ---- Kernels.
 
-template <typename T, int NIN, typename F>
+template <typename T, int NIN, typename F, typename I>
 __global__ void __launch_bounds__(kThreads)
-    ew_vector_kernel(T* __restrict__ out, Ins<T, NIN> in, long long n, F fn) {
+    ew_vector_kernel(T* __restrict__ out, Ins<T, NIN> in, I n, F fn) {
   constexpr int N = 16 / sizeof(T);
   using P = Pack<T, N>;
   const auto f = fn.prepare();
-  const long long nvec = n / N;
-  const long long step = (long long)gridDim.x * blockDim.x;
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nvec; i += step) {
+  const I nvec = n / N;
+  const I step = (I)gridDim.x * blockDim.x;
+  for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < nvec; i += step) {
     P a[NIN];
 #pragma unroll
     for (int k = 0; k < NIN; k++) a[k] = reinterpret_cast<const P*>(in.p[k])[i];
@@ -158,9 +192,10 @@ __global__ void __launch_bounds__(kThreads)
       r.v[j] = apply(f, v);
     }
     reinterpret_cast<P*>(out)[i] = r;
+    if constexpr (kOnce<I>) break;
   }
   // The n % N elements after the last vector.
-  const long long tail = nvec * N + (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const I tail = nvec * N + (I)blockIdx.x * blockDim.x + threadIdx.x;
   if (tail < n) {
     T v[NIN];
 #pragma unroll
@@ -169,16 +204,17 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <typename T, int NIN, typename F>
+template <typename T, int NIN, typename F, typename I>
 __global__ void __launch_bounds__(kThreads)
-    ew_contiguous_kernel(T* __restrict__ out, Ins<T, NIN> in, long long n, F fn) {
+    ew_contiguous_kernel(T* __restrict__ out, Ins<T, NIN> in, I n, F fn) {
   const auto f = fn.prepare();
-  const long long step = (long long)gridDim.x * blockDim.x;
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+  const I step = (I)gridDim.x * blockDim.x;
+  for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     T v[NIN];
 #pragma unroll
     for (int k = 0; k < NIN; k++) v[k] = in.p[k][i];
     out[i] = apply(f, v);
+    if constexpr (kOnce<I>) break;
   }
 }
 
@@ -206,6 +242,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int k = 0; k < NIN; k++) v[k] = in.p[k][off[k]];
     out[i] = apply(f, v);
+    if constexpr (kOnce<I>) break;
   }
 }
 
@@ -240,17 +277,26 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
   for (int k = 0; k < NIN; k++) in.p[k] = cptr<T>(e->in[k]);
   T* out = mptr<T>(e->out);
   const long long n = e->n;
+  const bool small = fits32((unsigned long long)n);
   if (contiguous(e)) {
     bool vec = aligned16(e->out);
     for (int k = 0; k < NIN; k++) vec = vec && aligned16(e->in[k]);
     if (vec) {
       constexpr int N = 16 / sizeof(T);
       // One block at least: enough threads for the tail (< N elements) too.
-      unsigned grid = grid_for(e->device, n / N, kThreads, kBlocksPerSM);
-      ew_vector_kernel<T, NIN, F><<<grid, kThreads, 0, stream()>>>(out, in, n, f);
+      const unsigned grid = cover((unsigned long long)(n / N));
+      if (small) {
+        ew_vector_kernel<T, NIN, F, uint32_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
+      } else {
+        ew_vector_kernel<T, NIN, F, uint64_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint64_t)n, f);
+      }
     } else {
-      unsigned grid = grid_for(e->device, n, kThreads, kBlocksPerSM);
-      ew_contiguous_kernel<T, NIN, F><<<grid, kThreads, 0, stream()>>>(out, in, n, f);
+      const unsigned grid = cover((unsigned long long)n);
+      if (small) {
+        ew_contiguous_kernel<T, NIN, F, uint32_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
+      } else {
+        ew_contiguous_kernel<T, NIN, F, uint64_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint64_t)n, f);
+      }
     }
     return launched();
   }
@@ -260,8 +306,8 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
     s.sizes[d] = d < e->ndim ? e->sizes[d] : 1;
     for (int k = 0; k < NIN; k++) s.strides[k][d] = d < e->ndim ? e->strides[k][d] : 0;
   }
-  unsigned grid = grid_for(e->device, n, kThreads, kBlocksPerSM);
-  if (extent(e) <= 0x7fffffffull) {
+  const unsigned grid = cover((unsigned long long)n);
+  if (fits32(extent(e))) {
     ew_strided_kernel<T, NIN, F, uint32_t><<<grid, kThreads, 0, stream()>>>(out, in, s,
                                                                              (uint32_t)n, f);
   } else {
@@ -340,9 +386,8 @@ cudaError_t narrow_backward_typed(int device, opscuda_dptr out, opscuda_dptr g,
     if (gs > 0) ext += (unsigned long long)(gs - 1) * (unsigned long long)a.gstrides[d];
   }
   if (n <= 0) return cudaSuccess;
-  unsigned grid = grid_for(device, n, kThreads, kBlocksPerSM);
-  if ((unsigned long long)n <= 0x7fffffffull && ext <= 0x7fffffffull &&
-      (unsigned long long)(a.start + a.len) <= 0x7fffffffull) {
+  const unsigned grid = cover((unsigned long long)n);
+  if (fits32((unsigned long long)n) && fits32(ext) && fits32((unsigned long long)(a.start + a.len))) {
     narrow_backward_kernel<T, uint32_t>
         <<<grid, kThreads, 0, stream()>>>(mptr<T>(out), cptr<T>(g), a, (uint32_t)n);
   } else {
@@ -358,11 +403,17 @@ cudaError_t narrow_backward_typed(int device, opscuda_dptr out, opscuda_dptr g,
 using namespace opscuda;
 
 extern "C" int opscuda_add_scalar(opscuda_stream st, const opscuda_ew* e, double s) {
-  return run<1>(st, e, AddScalarF{s});
+  const AddScalarF f{s};
+  if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) {
+    return run<1>(st, e, AddScalarFloatF{(float)s}, f, f, f);
+  }
+  return run<1>(st, e, f);
 }
 
 extern "C" int opscuda_scale(opscuda_stream st, const opscuda_ew* e, double s) {
-  return run<1>(st, e, ScaleF{s});
+  const ScaleF f{s};
+  if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) return run<1>(st, e, ScaleFloatF{(float)s}, f, f, f);
+  return run<1>(st, e, f);
 }
 
 extern "C" int opscuda_axpby(opscuda_stream st, const opscuda_ew* e, double a, double b) {

@@ -9,7 +9,7 @@
 //	streams [--chains 400] [--samples 7] [--torch torch_streams.json] [--json go_streams.json]
 //
 // Every op works on 4096 float32 elements: AddScalar (x + 0.25) and
-// Polynomial(0, 0, 0.5, 0) (0.5 x) alternate, each allocating its output
+// Scale (0.5 x) alternate, as x + 0.25 and x * 0.5 do in PyTorch, each allocating its output
 // and freeing its input, as PyTorch eager does. A sample of a row is the
 // host time from the first launch to the end of a synchronization, divided
 // by the number of ops; the "events" rows time the same work with CUDA
@@ -189,7 +189,7 @@ func chain(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
 		if i%2 == 0 {
 			z, err = ops.AddScalarContext(ctx, y, 0.25)
 		} else {
-			z, err = ops.PolynomialContext(ctx, y, 0, 0, 0.5, 0)
+			z, err = ops.ScaleContext(ctx, y, 0.5)
 		}
 		if err != nil {
 			return nil, err
