@@ -438,11 +438,12 @@ func TestManyDims(t *testing.T) {
 // compute in float when the scalar is a float (elementwise.cu), give the
 // CPU's bits (computed in float64 and rounded once), with scalars that are
 // floats and scalars that are not, on data with subnormals, huge values,
-// infinities and NaN, over enough elements for many blocks and a tail.
+// infinities and NaN, over enough elements for the vectorized kernel's
+// large blocks (2^20 vectors and more) and a tail.
 func TestFloatScalarsBitExact(t *testing.T) {
 	requireGPU(t)
 	m := must(t)
-	const n = 1<<20 + 3
+	const n = 1<<22 + 3
 	r := rand.New(rand.NewPCG(3, 5))
 	data := make([]float32, n)
 	for i := range data {

@@ -10,10 +10,10 @@
 //   - strided: each input indexed through its own strides (dimensions merged on the Go side).
 // The grid covers the problem, one vector or element per thread (a grid-stride loop takes over
 // only past 2^31-1 blocks), and indices are 32-bit whenever everything fits. Measured on an H100
-// at 2^28 elements, this reaches 100-101% of cudaMemcpyAsync's device-to-device bandwidth in
-// float32, float16 and bfloat16, where a grid of 64 blocks per SM whose threads loop reached
-// 95.5-97.3%; for 4096 elements in a CUDA graph, the 32-bit index and the loop that runs once cut
-// a node from 1.26 to about 1.1 us (.gpu-lab measurements, docs/benchmarks/h100-ew-2026-11-23).
+// at 2^28 elements, a kernel shaped so reaches 100.4-101.9% of cudaMemcpyAsync's device-to-device
+// bandwidth in float32, float16 and bfloat16, where a grid of 64 blocks per SM whose threads loop
+// reached 95.5-97.3%; for 4096 float32 elements in a CUDA graph, the 32-bit index and the loop
+// compiled away cut a node from 1.26 to 1.07 us (docs/benchmarks/h100-ew-2026-11-23).
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -24,11 +24,18 @@ namespace opscuda {
 namespace {
 
 constexpr int kThreads = 256;
+// The vectorized kernel's blocks for problems of at least kBigVectors vectors: at 2^28 elements,
+// blocks of 1024 threads measured 1% faster than blocks of 256 on an H100 (101.3-101.9% of
+// cudaMemcpyAsync against 100.4-101.0%), while a small problem wants its few vectors spread over
+// more SMs (4096 float32 elements in one block of 1024: 1.67 us per graph node, in four of 256:
+// 1.07 us).
+constexpr int kBigThreads = 1024;
+constexpr long long kBigVectors = 1 << 20;
 
-// Blocks of kThreads threads for one work item per thread (at least 1, at most 2^31-1: the
+// Blocks of `threads` threads for one work item per thread (at least 1, at most 2^31-1: the
 // kernels loop past that).
-inline unsigned cover(unsigned long long items) {
-  unsigned long long g = (items + kThreads - 1) / kThreads;
+inline unsigned cover(unsigned long long items, int threads = kThreads) {
+  unsigned long long g = (items + threads - 1) / threads;
   if (g < 1) g = 1;
   return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
 }
@@ -171,8 +178,8 @@ __device__ __forceinline__ T apply(const F& f, const T (&v)[2]) {
 
 // ---- Kernels.
 
-template <typename T, int NIN, typename F, typename I>
-__global__ void __launch_bounds__(kThreads)
+template <typename T, int NIN, typename F, typename I, int BT>
+__global__ void __launch_bounds__(BT)
     ew_vector_kernel(T* __restrict__ out, Ins<T, NIN> in, I n, F fn) {
   constexpr int N = 16 / sizeof(T);
   using P = Pack<T, N>;
@@ -284,11 +291,16 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
     if (vec) {
       constexpr int N = 16 / sizeof(T);
       // One block at least: enough threads for the tail (< N elements) too.
-      const unsigned grid = cover((unsigned long long)(n / N));
-      if (small) {
-        ew_vector_kernel<T, NIN, F, uint32_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
+      const long long nvec = n / N;
+      if (nvec < kBigVectors) {
+        ew_vector_kernel<T, NIN, F, uint32_t, kThreads>
+            <<<cover(nvec), kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
+      } else if (small) {
+        ew_vector_kernel<T, NIN, F, uint32_t, kBigThreads>
+            <<<cover(nvec, kBigThreads), kBigThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
       } else {
-        ew_vector_kernel<T, NIN, F, uint64_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint64_t)n, f);
+        ew_vector_kernel<T, NIN, F, uint64_t, kBigThreads>
+            <<<cover(nvec, kBigThreads), kBigThreads, 0, stream()>>>(out, in, (uint64_t)n, f);
       }
     } else {
       const unsigned grid = cover((unsigned long long)n);
