@@ -35,6 +35,7 @@ func TestGradCheckOps(t *testing.T) {
 		shapes [][]int
 	}{
 		{"AddScalar", m(func(in []*Tensor) (*Tensor, error) { return AddScalar(in[0], 0.5) }), [][]int{{3, 4}}},
+		{"Scale", m(func(in []*Tensor) (*Tensor, error) { return Scale(in[0], -2.5) }), [][]int{{3, 4}}},
 		{"Axpby", m(func(in []*Tensor) (*Tensor, error) { return Axpby(0.7, in[0], -1.3, in[1]) }), [][]int{{3, 4}, {3, 4}}},
 		{"Axpby(1,x,1,y)", m(func(in []*Tensor) (*Tensor, error) { return Axpby(1, in[0], 1, in[1]) }), [][]int{{5}, {5}}},
 		{"Norm", m(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }), [][]int{{3, 4}}},

@@ -60,6 +60,31 @@ func TestAddScalar(t *testing.T) {
 	})
 }
 
+func TestScale(t *testing.T) {
+	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
+		data := roundTo(dtype, randData(2, numel(shape), -2, 2))
+		x := makeView(t, dtype, data, shape, kind)
+		const s = -1.375
+		out := must(t)(Scale(x, s))
+		if !slices.Equal(out.Shape(), shape) || out.DType() != dtype || !out.IsContiguous() || out.Device() != CPU {
+			t.Fatalf("bad output metadata %v", out)
+		}
+		want, scale := make([]float64, len(data)), make([]float64, len(data))
+		for i, v := range data {
+			want[i] = s * v
+			scale[i] = math.Abs(want[i])
+		}
+		closeTo(t, "Scale", values(t, out), want, elemTol(dtype, want, scale))
+		closeTo(t, "input", values(t, x), data, func(int) float64 { return 0 })
+	})
+	// Scale by 1 is a new tensor too (the backward helper returns x itself).
+	x := must(t)(FromFloat64([]float64{1, 2}, 2))
+	y := must(t)(Scale(x, 1))
+	if y == x || y.buf == x.buf {
+		t.Fatal("Scale(x, 1) returned x's storage; want a new tensor")
+	}
+}
+
 func TestAxpby(t *testing.T) {
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		n := numel(shape)
