@@ -236,11 +236,10 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, sc []float64, 
 	if err := o.checkArgs(name, ts, sc); err != nil {
 		return nil, err
 	}
-	release, err := pinAll(name, ts, o.tensorNames)
-	if err != nil {
+	if err := pinAll(name, ts, o.tensorNames); err != nil {
 		return nil, err
 	}
-	defer release()
+	defer unpinAll(ts)
 	if err := o.checkSameDeviceAndDType(name, ts); err != nil {
 		return nil, err
 	}
@@ -285,22 +284,23 @@ func (o *Op) checkArgs(name string, ts []*Tensor, sc []float64) error {
 	return nil
 }
 
-// pinAll keeps the tensors' storage from being freed until release is called; it fails, pinning
+// pinAll keeps the tensors' storage from being freed until unpinAll; it fails, pinning
 // nothing, if one was freed already.
-func pinAll(name string, ts []*Tensor, names []string) (release func(), err error) {
+func pinAll(name string, ts []*Tensor, names []string) error {
 	for i, t := range ts {
 		if !t.buf.st.pin() {
-			for _, p := range ts[:i] {
-				p.buf.st.unpin()
-			}
-			return nil, opErr(name, names[i], ErrFreed, "%s has been freed", names[i])
+			unpinAll(ts[:i])
+			return opErr(name, names[i], ErrFreed, "%s has been freed", names[i])
 		}
 	}
-	return func() {
-		for _, t := range ts {
-			t.buf.st.unpin()
-		}
-	}, nil
+	return nil
+}
+
+// unpinAll undoes pinAll.
+func unpinAll(ts []*Tensor) {
+	for _, t := range ts {
+		t.buf.st.unpin()
+	}
 }
 
 // checkSameDeviceAndDType checks that every tensor is on the first one's device, with its dtype.

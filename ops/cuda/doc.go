@@ -184,14 +184,9 @@
 // workspace per call, so the workspace (32 MiB, as PyTorch gives cuBLAS on
 // Hopper) comes from this package's stream-ordered block cache, or from a
 // graph's private pool during a capture: a MatMul allocates nothing
-// itself and can be captured and replayed. The algorithm is chosen once
-// per problem (shapes, layouts, dtype, TF32, pointer alignment) and
-// cached, so a repeated MatMul costs one cublasLtMatmul call: the first
-// MatMul of a problem of at least 1 GFLOP, outside a capture, times up to
-// 8 of cuBLASLt's heuristic candidates on its stream and keeps the fastest
-// (it waits for its stream once to read the timings); smaller problems,
-// and problems first met during a capture, take the heuristic's first
-// choice.
+// itself and can be captured and replayed. The algorithm cuBLASLt's
+// heuristic picks is cached per problem (shapes, layouts, dtype, TF32,
+// pointer alignment), so a repeated MatMul costs one cublasLtMatmul call.
 // Empty products need no cuBLAS (K = 0 writes zeros).
 //
 // The library is loaded with dlopen on the first MatMul, not linked: a

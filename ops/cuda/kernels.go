@@ -5,6 +5,7 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/dims"
@@ -87,30 +88,49 @@ func inputOf(op string, in []*ops.Tensor, i int, dev int) (C.opscuda_dptr, error
 	return s.at(in[i].Offset()), nil
 }
 
+// ewPool recycles the C problem descriptions of elementwise (240 bytes,
+// one per launch otherwise): the C functions do not keep them.
+var ewPool = sync.Pool{New: func() any { return new(C.opscuda_ew) }}
+
 // elementwise describes the problem "out[i] = f(in[first:first+nin]...)"
 // over the logical shape of in[first] for the C API, with the inputs'
-// dimensions merged, and returns the output's stream.
+// dimensions merged, and returns the output's stream. The caller gives the
+// description back with ewPool.Put once the C call returned.
 func elementwise(op string, out *ops.Tensor, all []*ops.Tensor, first, nin int) (*C.opscuda_ew, C.opscuda_stream, error) {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return nil, 0, err
 	}
 	in := all[first : first+nin]
-	e := new(C.opscuda_ew)
+	e := ewPool.Get().(*C.opscuda_ew)
+	*e = C.opscuda_ew{}
 	e.device = C.int(o.device)
 	e.dtype = dtypeCode(out.DType())
 	e.nin = C.int(len(in))
 	e.n = C.longlong(in[0].Numel())
 	e.out = o.at(0)
-	strides := make([][]int, len(in))
+	contiguous := true
 	for k, t := range in {
 		if e.in[k], err = inputOf(op, all, first+k, o.device); err != nil {
+			ewPool.Put(e)
 			return nil, 0, err
 		}
+		contiguous = contiguous && t.IsContiguous()
+	}
+	if contiguous { // the common case, without merging dimensions
+		e.ndim, e.sizes[0] = 1, e.n
+		for k := range in {
+			e.strides[k][0] = 1
+		}
+		return e, o.queue(), nil
+	}
+	strides := make([][]int, len(in))
+	for k, t := range in {
 		strides[k] = t.Strides()
 	}
 	sizes, merged := dims.AtLeast1(in[0].Shape(), strides...)
 	if len(sizes) > MaxDims {
+		ewPool.Put(e)
 		return nil, 0, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
 			op, argName(op, first), len(sizes), in[0].Shape(), in[0].Strides(), MaxDims, ops.ErrShape)
 	}
@@ -129,6 +149,7 @@ func addScalar(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_add_scalar(st, e, C.double(sc[0])))
 }
 
@@ -137,6 +158,7 @@ func scale(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_scale(st, e, C.double(sc[0])))
 }
 
@@ -145,6 +167,7 @@ func axpby(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_axpby(st, e, C.double(sc[0]), C.double(sc[1])))
 }
 
@@ -153,6 +176,7 @@ func polynomial(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) erro
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_polynomial(st, e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2]), C.double(sc[3])))
 }
 
@@ -162,6 +186,7 @@ func polynomialBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_polynomial_backward(st, e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2])))
 }
 
@@ -170,6 +195,7 @@ func contiguous(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_copy(st, e))
 }
 
@@ -178,6 +204,7 @@ func norm(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	return launched(op, C.opscuda_norm(st, e))
 }
 
@@ -187,6 +214,7 @@ func normBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) err
 	if err != nil {
 		return err
 	}
+	defer ewPool.Put(e)
 	dev := int(e.device)
 	g, err := inputOf(op, in, 0, dev)
 	if err != nil {

@@ -4,13 +4,9 @@
 // cuBLAS is column-major, and a row-major C is the column-major C^T = B^T A^T, so the call is made
 // with cuBLAS's A := B (op N when B is row-major, T when column-major), cuBLAS's B := A, m = N,
 // n = M, k = K. One cuBLASLt handle per device serves every thread (cublasLtMatmul takes the stream
-// per call and the handle holds no stream). The algorithm is chosen once per problem (shapes,
-// layouts, dtype, TF32, alignment) and cached, so a repeated MatMul costs one cublasLtMatmul: for
-// problems of at least kTuneMinFlops, outside a stream capture, the first call times up to
-// kCandidates of the heuristic's results on its stream and keeps the fastest (this waits for the
-// stream once); otherwise the heuristic's first choice is taken. On an H100 at 4096 with TF32,
-// the heuristic's candidates ranged from 0.340 to 0.437 ms, and its first choice was not always
-// the fastest. The workspace is the caller's (ops/cuda allocates it from its stream-ordered
+// per call and the handle holds no stream); the algorithm the heuristic picks is cached per
+// problem (shapes, layouts, dtype, TF32, alignment), so a repeated MatMul costs one
+// cublasLtMatmul. The workspace is the caller's (ops/cuda allocates it from its stream-ordered
 // cache), so nothing here allocates device memory, and a MatMul can be captured into a CUDA graph.
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -68,11 +64,6 @@ std::mutex g_algos_mu;
 std::map<Key, cublasLtMatmulAlgo_t>* g_algos = new std::map<Key, cublasLtMatmulAlgo_t>();
 constexpr size_t kMaxAlgos = 4096;
 
-// Heuristic results timed on a problem's first call, and the smallest problem (2*M*N*K
-// floating-point operations) worth timing them for.
-constexpr int kCandidates = 8;
-constexpr double kTuneMinFlops = 1e9;
-
 // RAII for the descriptors of one call.
 struct Descs {
   const CublasLt* lt;
@@ -94,65 +85,6 @@ struct Descs {
     cublasStatus_t s_ = (call);                            \
     if (s_ != CUBLAS_STATUS_SUCCESS) return blas_error(s_); \
   } while (0)
-
-// The device operands of one cublasLtMatmul (cuBLAS's A and B, see the top of the file).
-struct Operands {
-  opscuda_dptr a, b, c, ws;
-  unsigned long long ws_bytes;
-  bool f64;  // alpha and beta are doubles
-};
-
-cublasStatus_t run(const CublasLt* lt, cublasLtHandle_t h, const Descs& d, const Operands& o,
-                   const cublasLtMatmulAlgo_t* algo) {
-  const float one_f = 1, zero_f = 0;
-  const double one_d = 1, zero_d = 0;
-  const void* alpha = o.f64 ? (const void*)&one_d : (const void*)&one_f;
-  const void* beta = o.f64 ? (const void*)&zero_d : (const void*)&zero_f;
-  return lt->matmul(h, d.op, alpha, cptr<void>(o.a), d.a, cptr<void>(o.b), d.b, beta,
-                    cptr<void>(o.c), d.c, mptr<void>(o.c), d.c, algo, mptr<void>(o.ws),
-                    (size_t)o.ws_bytes, stream());
-}
-
-// The index of the fastest of the found heuristic results on this problem: each runs once to warm
-// up, then three times between events on stream() (writing the output, which the caller's run
-// overwrites); the best of the three counts. A candidate that fails is skipped; if timing itself
-// fails, the heuristic's first choice (0) is returned.
-int fastest(const CublasLt* lt, cublasLtHandle_t h, const Descs& d, const Operands& o,
-            const cublasLtMatmulHeuristicResult_t* results, int found) {
-  cudaEvent_t ev[4] = {};
-  for (auto& e : ev) {
-    if (cudaEventCreate(&e) != cudaSuccess) {
-      for (auto& x : ev) {
-        if (x) (void)cudaEventDestroy(x);
-      }
-      (void)cudaGetLastError();
-      return 0;
-    }
-  }
-  int best = 0;
-  float best_ms = -1;
-  for (int i = 0; i < found; i++) {
-    if (run(lt, h, d, o, &results[i].algo) != CUBLAS_STATUS_SUCCESS) continue;
-    bool ok = cudaEventRecord(ev[0], stream()) == cudaSuccess;
-    for (int k = 1; k < 4 && ok; k++) {
-      ok = run(lt, h, d, o, &results[i].algo) == CUBLAS_STATUS_SUCCESS &&
-           cudaEventRecord(ev[k], stream()) == cudaSuccess;
-    }
-    if (!ok || cudaEventSynchronize(ev[3]) != cudaSuccess) continue;
-    float ms = -1;
-    for (int k = 1; k < 4; k++) {
-      float t = 0;
-      if (cudaEventElapsedTime(&t, ev[k - 1], ev[k]) == cudaSuccess && (ms < 0 || t < ms)) ms = t;
-    }
-    if (ms >= 0 && (best_ms < 0 || ms < best_ms)) {
-      best_ms = ms;
-      best = i;
-    }
-  }
-  for (auto& e : ev) (void)cudaEventDestroy(e);
-  (void)cudaGetLastError();
-  return best;
-}
 
 int matmul(int device, int dtype, int flags, opscuda_dptr c, opscuda_dptr a, int a_rows,
            long long lda, opscuda_dptr b, int b_rows, long long ldb, long long M, long long N,
@@ -229,29 +161,24 @@ int matmul(int device, int dtype, int flags, opscuda_dptr c, opscuda_dptr a, int
     BLAS_CHECK(lt->pref_set(d.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al_b, sizeof(al_b)));
     BLAS_CHECK(lt->pref_set(d.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al_c, sizeof(al_c)));
     BLAS_CHECK(lt->pref_set(d.pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al_c, sizeof(al_c)));
-    cublasLtMatmulHeuristicResult_t results[kCandidates];
-    memset(results, 0, sizeof(results));
+    cublasLtMatmulHeuristicResult_t result;
+    memset(&result, 0, sizeof(result));
     int found = 0;
-    BLAS_CHECK(lt->heuristic(h, d.op, d.a, d.b, d.c, d.c, d.pref, kCandidates, results, &found));
+    BLAS_CHECK(lt->heuristic(h, d.op, d.a, d.b, d.c, d.c, d.pref, 1, &result, &found));
     if (found == 0) return blas_error(CUBLAS_STATUS_NOT_SUPPORTED);
-    algo = results[0].algo;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    const bool capturing = cudaStreamIsCapturing(stream(), &capture) != cudaSuccess ||
-                           capture != cudaStreamCaptureStatusNone;
-    (void)cudaGetLastError();
-    if (!capturing && found > 1 && 2.0 * (double)M * (double)N * (double)K >= kTuneMinFlops) {
-      const Operands ops{b, a, c, ws, ws_bytes, scale == CUDA_R_64F};
-      algo = results[fastest(lt, h, d, ops, results, found)].algo;
-    }
-    if (!capturing) {
-      std::lock_guard<std::mutex> lock(g_algos_mu);
-      if (g_algos->size() >= kMaxAlgos) g_algos->clear();
-      (*g_algos)[key] = algo;
-    }
+    algo = result.algo;
+    std::lock_guard<std::mutex> lock(g_algos_mu);
+    if (g_algos->size() >= kMaxAlgos) g_algos->clear();
+    (*g_algos)[key] = algo;
   }
 
-  const Operands ops{b, a, c, ws, ws_bytes, scale == CUDA_R_64F};
-  BLAS_CHECK(run(lt, h, d, ops, &algo));
+  const float one_f = 1, zero_f = 0;
+  const double one_d = 1, zero_d = 0;
+  const void* alpha = scale == CUDA_R_64F ? (const void*)&one_d : (const void*)&one_f;
+  const void* beta = scale == CUDA_R_64F ? (const void*)&zero_d : (const void*)&zero_f;
+  BLAS_CHECK(lt->matmul(h, d.op, alpha, cptr<void>(b), d.a, cptr<void>(a), d.b, beta,
+                        cptr<void>(c), d.c, mptr<void>(c), d.c, &algo, mptr<void>(ws),
+                        (size_t)ws_bytes, stream()));
   return 0;
 }
 
