@@ -147,8 +147,11 @@
 // # Kernels
 //
 // Elementwise kernels compute in float64 (also for float32 data) and round
-// once, like the CPU kernels. They are grid-stride loops over a grid sized
-// from the SM count, with 16-byte loads and stores (float4, double2) when
+// once, like the CPU kernels (float32 AddScalar and Scale by a scalar that
+// is a float compute in float32, which gives the same bits). Their grid
+// covers the problem, one item per thread (blocks of 1024 threads for
+// large contiguous problems, 256 otherwise; 32-bit indices whenever they
+// fit), with 16-byte loads and stores (float4, double2, 8 halves) when
 // every operand is contiguous and 16-byte aligned; otherwise every input is
 // indexed through its strides (dimensions that are contiguous with each
 // other are merged first; at most MaxDims may remain), so non-contiguous
