@@ -134,6 +134,9 @@ typedef unsigned long long opscuda_graph;
                           double c))                                                          \
   /* Strided gather. */                                                                       \
   X(copy, (opscuda_stream stream, const opscuda_ew* e))                                       \
+  /* AsType: out (contiguous, dtype out_dtype) = in[0] (e->dtype, strided) converted: */      \
+  /* widening exact, narrowing to nearest even (through float32 from float64). */            \
+  X(convert, (opscuda_stream stream, const opscuda_ew* e, int out_dtype))                     \
   /* out = g*x/norm (0 where norm == 0); g and norm point at one element each (0-d). */       \
   X(norm_backward, (opscuda_stream stream, const opscuda_ew* e, opscuda_dptr g,               \
                     opscuda_dptr norm))                                                       \
