@@ -11,13 +11,15 @@ import (
 	"unsafe"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // Pinned is a buffer of page-locked host memory (cudaHostAlloc), the host
 // side of asynchronous copies: CopyToDeviceAsync and CopyToHostAsync queue
 // a copy on a stream and return at once, so copies overlap with kernels
 // on other streams (like torch's pin_memory() + non_blocking=True). The
-// memory is outside Go's heap; Float32 and Float64 view it. Close it when
+// memory is outside Go's heap; Float32, Float64, Float16 and BFloat16 view
+// it (the one of its dtype). Close it when
 // done (it waits for the copies queued on it); a runtime cleanup does it
 // for an unreachable buffer.
 type Pinned struct {
@@ -80,6 +82,22 @@ func (b *Pinned) Float64() []float64 {
 		return nil
 	}
 	return unsafe.Slice((*float64)(b.p), b.n)
+}
+
+// Float16 is Float32 for float16 buffers (the bit patterns of ops/half).
+func (b *Pinned) Float16() []half.Float16 {
+	if b.dtype != ops.Float16 || b.isClosed() {
+		return nil
+	}
+	return unsafe.Slice((*half.Float16)(b.p), b.n)
+}
+
+// BFloat16 is Float32 for bfloat16 buffers (the bit patterns of ops/half).
+func (b *Pinned) BFloat16() []half.BFloat16 {
+	if b.dtype != ops.BFloat16 || b.isClosed() {
+		return nil
+	}
+	return unsafe.Slice((*half.BFloat16)(b.p), b.n)
 }
 
 func (m *pinnedMem) isClosed() bool {

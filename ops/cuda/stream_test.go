@@ -11,6 +11,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
 // Without a GPU every entry point of the stream API reports ErrNoDevice
@@ -253,6 +254,58 @@ func TestSynchronizeDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare(t, "result after the deadline", values(t, y)[:3], []float64{2, 2, 2}, 0, 0)
+}
+
+// Pinned buffers of the 16-bit dtypes carry their bit patterns both ways.
+func TestPinnedHalfCopies(t *testing.T) {
+	requireGPU(t)
+	m := must(t)
+	s := newStream(t)
+	ctx := cuda.WithStream(context.Background(), s)
+	const n = 1001
+	for _, dtype := range []ops.DType{ops.Float16, ops.BFloat16} {
+		in, out := get[*cuda.Pinned](t)(cuda.NewPinned(dtype, n)), get[*cuda.Pinned](t)(cuda.NewPinned(dtype, n))
+		want := make([]float32, n)
+		for i := range want {
+			v := float32(i%100) / 8 // exact in both dtypes
+			want[i] = v + 0.5
+			if dtype == ops.Float16 {
+				in.Float16()[i] = half.Float16From(v)
+			} else {
+				in.BFloat16()[i] = half.BFloat16From(v)
+			}
+		}
+		if in.Float32() != nil || in.Float64() != nil || (dtype == ops.Float16) != (in.BFloat16() == nil) {
+			t.Errorf("%v buffer: an accessor of another dtype is not nil", dtype)
+		}
+		x := m(m(ops.Zeros(dtype, n)).To(dev))
+		if err := cuda.CopyToDeviceAsync(ctx, x, in); err != nil {
+			t.Fatal(err)
+		}
+		y := m(ops.AddScalarContext(ctx, x, 0.5))
+		if err := cuda.CopyToHostAsync(ctx, out, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			var got float32
+			if dtype == ops.Float16 {
+				got = out.Float16()[i].Float32()
+			} else {
+				got = out.BFloat16()[i].Float32()
+			}
+			if got != want[i] {
+				t.Fatalf("%v: out[%d] = %v, want %v", dtype, i, got, want[i])
+			}
+		}
+		in.Close()
+		out.Close()
+		if out.Float16() != nil || out.BFloat16() != nil {
+			t.Errorf("%v: accessor after Close is not nil", dtype)
+		}
+	}
 }
 
 // Pinned buffers carry asynchronous copies both ways on a stream.
