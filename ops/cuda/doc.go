@@ -155,7 +155,9 @@
 // every operand is contiguous and 16-byte aligned; otherwise every input is
 // indexed through its strides (dimensions that are contiguous with each
 // other are merged first; at most MaxDims may remain), so non-contiguous
-// inputs need no copy. Contiguous is that strided gather. Polynomial and
+// inputs need no copy. Contiguous is that strided gather. AsType converts
+// on the device too (the backend implements ops.Converter), reading any
+// layout, with the CPU's rounding. Polynomial and
 // PolynomialBackward are one fused kernel each (Horner's scheme). Norm is
 // one kernel (float64 accumulators, warp shuffles and shared memory per
 // block; the last block to finish adds the per-block sums in a fixed
