@@ -256,6 +256,23 @@ func TestSynchronizeDeadline(t *testing.T) {
 	compare(t, "result after the deadline", values(t, y)[:3], []float64{2, 2, 2}, 0, 0)
 }
 
+// addHalfThrough queues, on s (ctx's stream), a copy of in into x, y = x + 0.5 and a copy of y into
+// out, waits for them, and returns y.
+func addHalfThrough(t *testing.T, ctx context.Context, s *cuda.Stream, x *ops.Tensor, in, out *cuda.Pinned) *ops.Tensor {
+	t.Helper()
+	if err := cuda.CopyToDeviceAsync(ctx, x, in); err != nil {
+		t.Fatal(err)
+	}
+	y := must(t)(ops.AddScalarContext(ctx, x, 0.5))
+	if err := cuda.CopyToHostAsync(ctx, out, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return y
+}
+
 // Pinned buffers of the 16-bit dtypes carry their bit patterns both ways.
 func TestPinnedHalfCopies(t *testing.T) {
 	requireGPU(t)
@@ -278,17 +295,7 @@ func TestPinnedHalfCopies(t *testing.T) {
 		if in.Float32() != nil || in.Float64() != nil || (dtype == ops.Float16) != (in.BFloat16() == nil) {
 			t.Errorf("%v buffer: an accessor of another dtype is not nil", dtype)
 		}
-		x := m(m(ops.Zeros(dtype, n)).To(dev))
-		if err := cuda.CopyToDeviceAsync(ctx, x, in); err != nil {
-			t.Fatal(err)
-		}
-		y := m(ops.AddScalarContext(ctx, x, 0.5))
-		if err := cuda.CopyToHostAsync(ctx, out, y); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Synchronize(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		addHalfThrough(t, ctx, s, m(m(ops.Zeros(dtype, n)).To(dev)), in, out)
 		for i := range want {
 			var got float32
 			if dtype == ops.Float16 {
@@ -322,16 +329,7 @@ func TestPinnedAsyncCopies(t *testing.T) {
 		in.Float32()[i] = float32(i % 1000)
 	}
 	x := m(ops.AddScalar(y0(t, n), 0)) // on the default stream
-	if err := cuda.CopyToDeviceAsync(ctx, x, in); err != nil {
-		t.Fatal(err)
-	}
-	y := m(ops.AddScalarContext(ctx, x, 0.5))
-	if err := cuda.CopyToHostAsync(ctx, out, y); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Synchronize(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	y := addHalfThrough(t, ctx, s, x, in, out)
 	for i, v := range out.Float32() {
 		if v != float32(i%1000)+0.5 {
 			t.Fatalf("out[%d] = %v, want %v", i, v, float32(i%1000)+0.5)
