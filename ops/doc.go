@@ -90,7 +90,9 @@
 // with AllocContext, so the context chooses where the kernel runs (with
 // ops/cuda, cuda.WithStream), and every kernel is ordered after the work
 // that produced its inputs (ContextBackend.Order). Ops called without a
-// context use context.Background().
+// context use context.Background(). A backend that implements Converter
+// converts dtypes on its device for AsType and AsTypeContext; without it,
+// AsType goes through host memory.
 //
 // # Adding an op
 //
