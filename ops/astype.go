@@ -44,11 +44,10 @@ func (t *Tensor) AsTypeContext(ctx context.Context, dtype DType) (*Tensor, error
 		if err != nil {
 			return nil, err
 		}
-		c := convertHost(h, dtype)
+		out = convertHost(h, dtype)
 		release()
-		out = c
 		if t.device != CPU {
-			if out, err = c.To(t.device); err != nil {
+			if out, err = out.To(t.device); err != nil {
 				return nil, err
 			}
 		}

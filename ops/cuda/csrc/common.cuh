@@ -60,6 +60,85 @@ inline unsigned grid_for(int device, long long items, int threads, int blocks_pe
   return (unsigned)(g < 1 ? 1 : g);
 }
 
+// Blocks of `threads` threads for one work item per thread (at least 1, at most 2^31-1: the
+// kernels loop past that).
+inline unsigned cover(unsigned long long items, int threads) {
+  unsigned long long g = (items + threads - 1) / threads;
+  if (g < 1) g = 1;
+  return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
+}
+
+// Whether indices up to n (elements or storage offsets) fit the 32-bit kernels.
+inline bool fits32(unsigned long long n) { return n <= 0x7fffffffull; }
+
+// A kernel indexing with I over a cover() grid takes at most one item per thread: with 32-bit
+// indices the grid has a thread for every item, so its grid-stride loop is compiled away.
+template <typename I>
+inline constexpr bool kOnce = sizeof(I) == 4;
+
+// ---- The inputs of an opscuda_ew, indexed through their strides (dimensions merged on the Go
+// side).
+
+// The sizes and NIN inputs' strides of up to kMaxDims dimensions (past ndim: size 1, stride 0).
+template <int NIN>
+struct Strides {
+  int ndim;
+  long long sizes[kMaxDims];
+  long long strides[NIN][kMaxDims];
+};
+
+// e's sizes and the strides of its first NIN inputs.
+template <int NIN>
+inline Strides<NIN> strides_of(const opscuda_ew* e) {
+  Strides<NIN> s;
+  s.ndim = e->ndim;
+  for (int d = 0; d < kMaxDims; d++) {
+    s.sizes[d] = d < e->ndim ? e->sizes[d] : 1;
+    for (int k = 0; k < NIN; k++) s.strides[k][d] = d < e->ndim ? e->strides[k][d] : 0;
+  }
+  return s;
+}
+
+// The storage offset of logical element i in each of the NIN inputs.
+template <int NIN, typename I>
+__device__ __forceinline__ void offsets(I i, const Strides<NIN>& s, I (&off)[NIN]) {
+#pragma unroll
+  for (int k = 0; k < NIN; k++) off[k] = 0;
+  I rem = i;
+#pragma unroll
+  for (int d = kMaxDims - 1; d >= 0; d--) {
+    if (d < s.ndim) {
+      const I size = (I)s.sizes[d];
+      const I c = rem % size;
+      rem /= size;
+#pragma unroll
+      for (int k = 0; k < NIN; k++) off[k] += c * (I)s.strides[k][d];
+    }
+  }
+}
+
+// Whether every input of e is contiguous (one dimension of stride 1).
+inline bool contiguous(const opscuda_ew* e) {
+  if (e->ndim != 1) return false;
+  for (int k = 0; k < e->nin; k++) {
+    if (e->strides[k][0] != 1) return false;
+  }
+  return true;
+}
+
+// Largest storage index any operand of e reaches, plus one (for choosing 32-bit indexing).
+inline unsigned long long extent(const opscuda_ew* e) {
+  unsigned long long m = (unsigned long long)e->n;
+  for (int k = 0; k < e->nin; k++) {
+    unsigned long long x = 1;
+    for (int d = 0; d < e->ndim; d++) {
+      x += (unsigned long long)(e->sizes[d] - 1) * (unsigned long long)e->strides[k][d];
+    }
+    if (x > m) m = x;
+  }
+  return m;
+}
+
 // Frees the scratch memory kept for stream st of device (norm.cu); the stream's work must be
 // complete.
 void release_stream_scratch(int device, cudaStream_t st);

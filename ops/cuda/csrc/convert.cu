@@ -13,61 +13,35 @@ namespace {
 
 constexpr int kThreads = 256;
 
-struct Layout {
-  int ndim;
-  long long sizes[kMaxDims];
-  long long strides[kMaxDims];
-};
-
-// One element per thread; the grid covers the problem (a grid-stride loop takes over past 2^31-1
-// blocks, which only 64-bit problems reach).
+// One element per thread; the grid covers the problem (cover()).
 template <typename TO, typename TI, typename I, bool Contiguous>
 __global__ void __launch_bounds__(kThreads)
-    convert_kernel(TO* __restrict__ out, const TI* __restrict__ in, Layout l, I n) {
+    convert_kernel(TO* __restrict__ out, const TI* __restrict__ in, Strides<1> s, I n) {
   const I step = (I)gridDim.x * blockDim.x;
   for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
-    I off = i;
-    if constexpr (!Contiguous) {
-      off = 0;
-      I rem = i;
-#pragma unroll
-      for (int d = kMaxDims - 1; d >= 0; d--) {
-        if (d < l.ndim) {
-          const I size = (I)l.sizes[d];
-          off += (rem % size) * (I)l.strides[d];
-          rem /= size;
-        }
-      }
-    }
-    out[i] = from_wide<TO>(to_wide(in[off]));
+    I off[1] = {i};
+    if constexpr (!Contiguous) offsets(i, s, off);
+    out[i] = from_wide<TO>(to_wide(in[off[0]]));
+    if constexpr (kOnce<I>) break;
   }
 }
 
 template <typename TO, typename TI>
 cudaError_t convert_typed(const opscuda_ew* e) {
   const long long n = e->n;
-  Layout l;
-  l.ndim = e->ndim;
-  bool contiguous = e->ndim == 1 && e->strides[0][0] == 1;
-  unsigned long long extent = (unsigned long long)n;
-  for (int d = 0; d < kMaxDims; d++) {
-    l.sizes[d] = d < e->ndim ? e->sizes[d] : 1;
-    l.strides[d] = d < e->ndim ? e->strides[0][d] : 0;
-    if (d < e->ndim) extent += (unsigned long long)(l.sizes[d] - 1) * (unsigned long long)l.strides[d];
-  }
-  unsigned long long blocks = ((unsigned long long)n + kThreads - 1) / kThreads;
-  const unsigned grid = blocks > 0x7fffffffull ? 0x7fffffffu : (unsigned)blocks;
+  const Strides<1> s = strides_of<1>(e);
+  const unsigned grid = cover((unsigned long long)n, kThreads);
   TO* out = mptr<TO>(e->out);
   const TI* in = cptr<TI>(e->in[0]);
-  const bool small = extent <= 0x7fffffffull;
-  if (contiguous && small) {
-    convert_kernel<TO, TI, uint32_t, true><<<grid, kThreads, 0, stream()>>>(out, in, l, (uint32_t)n);
-  } else if (contiguous) {
-    convert_kernel<TO, TI, uint64_t, true><<<grid, kThreads, 0, stream()>>>(out, in, l, (uint64_t)n);
+  const bool small = fits32(extent(e));
+  if (contiguous(e) && small) {
+    convert_kernel<TO, TI, uint32_t, true><<<grid, kThreads, 0, stream()>>>(out, in, s, (uint32_t)n);
+  } else if (contiguous(e)) {
+    convert_kernel<TO, TI, uint64_t, true><<<grid, kThreads, 0, stream()>>>(out, in, s, (uint64_t)n);
   } else if (small) {
-    convert_kernel<TO, TI, uint32_t, false><<<grid, kThreads, 0, stream()>>>(out, in, l, (uint32_t)n);
+    convert_kernel<TO, TI, uint32_t, false><<<grid, kThreads, 0, stream()>>>(out, in, s, (uint32_t)n);
   } else {
-    convert_kernel<TO, TI, uint64_t, false><<<grid, kThreads, 0, stream()>>>(out, in, l, (uint64_t)n);
+    convert_kernel<TO, TI, uint64_t, false><<<grid, kThreads, 0, stream()>>>(out, in, s, (uint64_t)n);
   }
   return launched();
 }

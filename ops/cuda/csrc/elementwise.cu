@@ -32,32 +32,9 @@ constexpr int kThreads = 256;
 constexpr int kBigThreads = 1024;
 constexpr long long kBigVectors = 1 << 20;
 
-// Blocks of `threads` threads for one work item per thread (at least 1, at most 2^31-1: the
-// kernels loop past that).
-inline unsigned cover(unsigned long long items, int threads = kThreads) {
-  unsigned long long g = (items + threads - 1) / threads;
-  if (g < 1) g = 1;
-  return g > 0x7fffffffull ? 0x7fffffffu : (unsigned)g;
-}
-
-// Whether indices up to n (elements or storage offsets) fit the 32-bit kernels.
-inline bool fits32(unsigned long long n) { return n <= 0x7fffffffull; }
-
-// A kernel indexing with I takes at most one item per thread: with 32-bit indices the grid
-// (cover()) has a thread for every item, so the grid-stride loop is compiled away.
-template <typename I>
-inline constexpr bool kOnce = sizeof(I) == 4;
-
 template <typename T, int NIN>
 struct Ins {
   const T* p[NIN];
-};
-
-template <int NIN>
-struct Strides {
-  int ndim;
-  long long sizes[kMaxDims];
-  long long strides[NIN][kMaxDims];
 };
 
 // ---- Functors. prepare() runs once per thread and returns the functor applied per element.
@@ -232,19 +209,7 @@ __global__ void __launch_bounds__(kThreads)
   const I step = (I)gridDim.x * blockDim.x;
   for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
     I off[NIN];
-#pragma unroll
-    for (int k = 0; k < NIN; k++) off[k] = 0;
-    I rem = i;
-#pragma unroll
-    for (int d = kMaxDims - 1; d >= 0; d--) {
-      if (d < s.ndim) {
-        const I size = (I)s.sizes[d];
-        const I c = rem % size;
-        rem /= size;
-#pragma unroll
-        for (int k = 0; k < NIN; k++) off[k] += c * (I)s.strides[k][d];
-      }
-    }
+    offsets(i, s, off);
     T v[NIN];
 #pragma unroll
     for (int k = 0; k < NIN; k++) v[k] = in.p[k][off[k]];
@@ -255,28 +220,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // ---- Dispatch.
 
-bool contiguous(const opscuda_ew* e) {
-  if (e->ndim != 1) return false;
-  for (int k = 0; k < e->nin; k++) {
-    if (e->strides[k][0] != 1) return false;
-  }
-  return true;
-}
-
 bool aligned16(opscuda_dptr p) { return (p & 15) == 0; }
-
-// Largest storage index any operand reaches, plus one (for choosing 32-bit indexing).
-unsigned long long extent(const opscuda_ew* e) {
-  unsigned long long m = (unsigned long long)e->n;
-  for (int k = 0; k < e->nin; k++) {
-    unsigned long long x = 1;
-    for (int d = 0; d < e->ndim; d++) {
-      x += (unsigned long long)(e->sizes[d] - 1) * (unsigned long long)e->strides[k][d];
-    }
-    if (x > m) m = x;
-  }
-  return m;
-}
 
 template <typename T, int NIN, typename F>
 cudaError_t run_typed(const opscuda_ew* e, F f) {
@@ -294,7 +238,7 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
       const long long nvec = n / N;
       if (nvec < kBigVectors) {
         ew_vector_kernel<T, NIN, F, uint32_t, kThreads>
-            <<<cover(nvec), kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
+            <<<cover(nvec, kThreads), kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
       } else if (small) {
         ew_vector_kernel<T, NIN, F, uint32_t, kBigThreads>
             <<<cover(nvec, kBigThreads), kBigThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
@@ -303,7 +247,7 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
             <<<cover(nvec, kBigThreads), kBigThreads, 0, stream()>>>(out, in, (uint64_t)n, f);
       }
     } else {
-      const unsigned grid = cover((unsigned long long)n);
+      const unsigned grid = cover((unsigned long long)n, kThreads);
       if (small) {
         ew_contiguous_kernel<T, NIN, F, uint32_t><<<grid, kThreads, 0, stream()>>>(out, in, (uint32_t)n, f);
       } else {
@@ -312,13 +256,8 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
     }
     return launched();
   }
-  Strides<NIN> s;
-  s.ndim = e->ndim;
-  for (int d = 0; d < kMaxDims; d++) {
-    s.sizes[d] = d < e->ndim ? e->sizes[d] : 1;
-    for (int k = 0; k < NIN; k++) s.strides[k][d] = d < e->ndim ? e->strides[k][d] : 0;
-  }
-  const unsigned grid = cover((unsigned long long)n);
+  const Strides<NIN> s = strides_of<NIN>(e);
+  const unsigned grid = cover((unsigned long long)n, kThreads);
   if (fits32(extent(e))) {
     ew_strided_kernel<T, NIN, F, uint32_t><<<grid, kThreads, 0, stream()>>>(out, in, s,
                                                                              (uint32_t)n, f);
@@ -398,7 +337,7 @@ cudaError_t narrow_backward_typed(int device, opscuda_dptr out, opscuda_dptr g,
     if (gs > 0) ext += (unsigned long long)(gs - 1) * (unsigned long long)a.gstrides[d];
   }
   if (n <= 0) return cudaSuccess;
-  const unsigned grid = cover((unsigned long long)n);
+  const unsigned grid = cover((unsigned long long)n, kThreads);
   if (fits32((unsigned long long)n) && fits32(ext) && fits32((unsigned long long)(a.start + a.len))) {
     narrow_backward_kernel<T, uint32_t>
         <<<grid, kThreads, 0, stream()>>>(mptr<T>(out), cptr<T>(g), a, (uint32_t)n);

@@ -27,12 +27,6 @@ constexpr int kNormThreads = 512;
 constexpr int kNormBlocksPerSM = 4;
 constexpr int kNormUnroll = 4;
 
-struct Strides1 {
-  int ndim;
-  long long sizes[kMaxDims];
-  long long strides[kMaxDims];
-};
-
 // Mode of the norm kernel.
 enum { kVector = 0, kContiguous = 1, kStrided = 2 };
 
@@ -116,7 +110,7 @@ __device__ __forceinline__ double sum_squares(const Pack<T, N>& a) {
 
 template <typename T, int Mode, typename I>
 __global__ void __launch_bounds__(kNormThreads)
-    norm_kernel(const T* __restrict__ x, Strides1 s, long long n, double* partial,
+    norm_kernel(const T* __restrict__ x, Strides<1> s, long long n, double* partial,
                 unsigned* count, T* out) {
   double acc0 = 0, acc1 = 0;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -150,16 +144,9 @@ __global__ void __launch_bounds__(kNormThreads)
     }
   } else {
     for (I i = (I)tid; i < (I)n; i += (I)nthreads) {
-      I rem = i, off = 0;
-#pragma unroll
-      for (int d = kMaxDims - 1; d >= 0; d--) {
-        if (d < s.ndim) {
-          const I size = (I)s.sizes[d];
-          off += (rem % size) * (I)s.strides[d];
-          rem /= size;
-        }
-      }
-      double u = double(to_wide(x[off]));
+      I off[1];
+      offsets(i, s, off);
+      double u = double(to_wide(x[off[0]]));
       acc0 += u * u;
     }
   }
@@ -195,15 +182,8 @@ cudaError_t norm_typed(const opscuda_ew* e) {
   T* out = mptr<T>(e->out);
   const long long n = e->n;
   if (n <= 0) return cudaMemsetAsync(out, 0, sizeof(T), stream());
-  Strides1 s;
-  s.ndim = e->ndim;
-  unsigned long long ext = 1;
-  for (int d = 0; d < kMaxDims; d++) {
-    s.sizes[d] = d < e->ndim ? e->sizes[d] : 1;
-    s.strides[d] = d < e->ndim ? e->strides[0][d] : 0;
-    ext += (unsigned long long)(s.sizes[d] - 1) * (unsigned long long)s.strides[d];
-  }
-  const bool contig = e->ndim == 1 && e->strides[0][0] == 1;
+  const Strides<1> s = strides_of<1>(e);
+  const bool contig = contiguous(e);
   const bool vec = contig && (e->in[0] & 15) == 0;
   constexpr int N = 16 / sizeof(T);
   const long long items = vec ? (n / N + kNormUnroll - 1) / kNormUnroll + 1 : n;
@@ -219,7 +199,7 @@ cudaError_t norm_typed(const opscuda_ew* e) {
   } else if (contig) {
     norm_kernel<T, kContiguous, uint64_t>
         <<<grid, kNormThreads, 0, stream()>>>(x, s, n, sc.partial, sc.count, out);
-  } else if (ext <= 0x7fffffffull && (unsigned long long)n <= 0x7fffffffull) {
+  } else if (fits32(extent(e))) {
     norm_kernel<T, kStrided, uint32_t>
         <<<grid, kNormThreads, 0, stream()>>>(x, s, n, sc.partial, sc.count, out);
   } else {
