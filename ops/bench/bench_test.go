@@ -776,3 +776,75 @@ func TestRunSubset(t *testing.T) {
 		t.Errorf("results %v, want %v", got, want)
 	}
 }
+
+// fixedClock says every batch took d and counts its batches.
+type fixedClock struct {
+	d              time.Duration
+	starts, stops  int
+	startedTwice   bool
+	stoppedUnstart bool
+}
+
+func (c *fixedClock) Start() error {
+	if c.starts > c.stops {
+		c.startedTwice = true
+	}
+	c.starts++
+	return nil
+}
+
+func (c *fixedClock) Stop() (time.Duration, error) {
+	if c.stops >= c.starts {
+		c.stoppedUnstart = true
+	}
+	c.stops++
+	return c.d, nil
+}
+
+func (c *fixedClock) String() string { return "fixed clock" }
+
+// TestRunClock checks that the throughput samples come from Config.Clock
+// (and only they: latencies keep the host clock), and that the report names
+// the clock.
+func TestRunClock(t *testing.T) {
+	clk := &fixedClock{d: 8 * time.Millisecond}
+	rep, err := Run(Config{
+		Device:       ops.CPU,
+		DTypes:       []ops.DType{ops.Float32},
+		Ops:          []string{OpAddScalar},
+		Sizes:        []int{4096},
+		Repeats:      3,
+		Warmup:       1,
+		MinBatch:     200 * time.Microsecond,
+		LatencyCalls: 5,
+		Clock:        clk,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clk.startedTwice || clk.stoppedUnstart || clk.starts != clk.stops {
+		t.Errorf("clock used out of order: %+v", clk)
+	}
+	if want := 2 * 3; clk.stops != want { // copy and add_scalar, 3 samples each
+		t.Errorf("clock timed %d batches, want %d", clk.stops, want)
+	}
+	if !strings.Contains(rep.Timer, "fixed clock") {
+		t.Errorf("report's timer %q does not name the clock", rep.Timer)
+	}
+	for _, r := range rep.Results {
+		if r.Error != "" {
+			t.Fatalf("%v: %s", r.Key(), r.Error)
+		}
+		want := clk.d.Seconds() / float64(r.Batch)
+		switch r.Metric {
+		case MetricTime:
+			if math.Abs(r.Seconds-want) > 1e-12 {
+				t.Errorf("%v: %v s per call, want the clock's %v / batch %d = %v", r.Key(), r.Seconds, clk.d, r.Batch, want)
+			}
+		case MetricLatencyBatch, MetricLatencySync:
+			if r.Seconds >= 1e-3 {
+				t.Errorf("%v: %v s per call: the latency used the fixed clock", r.Key(), r.Seconds)
+			}
+		}
+	}
+}

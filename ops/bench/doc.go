@@ -9,14 +9,16 @@
 // # What is measured
 //
 // Every op is timed on the device it runs on. A sample is a batch of k
-// calls between two ops.Synchronize calls, timed on the host; the time per
-// call is the batch's time divided by k, where k is chosen once per op and
-// size so that a batch lasts at least Config.MinBatch (3 ms by default, so
-// the ~10 µs of the synchronization are under 1%). After Config.Warmup
-// calls, Config.Repeats samples are taken; the result is their median (and
-// minimum). Every call allocates its output and frees it explicitly, as
-// PyTorch eager does through its caching allocator. PyTorch's side records
-// CUDA events around the same batches.
+// calls timed by Config.Clock; the time per call is the batch's time
+// divided by k, where k is chosen once per op and size so that a batch lasts
+// at least Config.MinBatch (3 ms by default). The default clock, HostClock,
+// reads the host's clock between two ops.Synchronize calls, which adds the
+// first launch and the wake-up (~10 µs, under 1% of a batch); cmd/bench
+// times GPU batches with CUDA events, as PyTorch's side does, so both sides
+// are timed the same way. After Config.Warmup calls, Config.Repeats samples
+// are taken; the result is their median (and minimum). Every call
+// allocates its output and frees it explicitly, as PyTorch eager does
+// through its caching allocator.
 //
 // Bandwidth is the bytes an op must move (Bytes: every input read once and
 // every output written once) divided by the time per call. Each op's

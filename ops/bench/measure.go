@@ -1,7 +1,7 @@
 package bench
 
-// Timing: batches of calls between two synchronizations, repeated into samples, for
-// throughput (MetricTime) and per-call latency.
+// Timing: batches of calls, repeated into samples, for throughput (MetricTime, timed by
+// Config.Clock) and per-call latency (the host clock).
 
 import (
 	"fmt"
@@ -13,21 +13,58 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
-// timeBatch times k calls between two synchronizations.
-func (r *runner) timeBatch(c call, k int) (time.Duration, error) {
-	if err := ops.Synchronize(r.cfg.Device); err != nil {
+// A Clock times the work of a batch of calls: Start is called before the
+// first call and Stop after the last; Stop returns the time the batch's work
+// took. Package bench's own is HostClock; cmd/bench times GPU batches with
+// CUDA events, as torch_bench.py does.
+type Clock interface {
+	Start() error
+	Stop() (time.Duration, error)
+	// String describes the clock for the report, as in "host clock around
+	// batches of calls between ops.Synchronize calls".
+	String() string
+}
+
+// HostClock is the host's clock between two ops.Synchronize calls of a
+// device: what a caller that waits for the result sees, the launch of the
+// first call and the wake-up after the last included.
+type HostClock struct {
+	Device ops.Device
+	t0     time.Time
+}
+
+// Start waits for the device's queued work and starts the clock.
+func (h *HostClock) Start() error {
+	if err := ops.Synchronize(h.Device); err != nil {
+		return err
+	}
+	h.t0 = time.Now()
+	return nil
+}
+
+// Stop waits for the device's queued work and returns the time since Start.
+func (h *HostClock) Stop() (time.Duration, error) {
+	if err := ops.Synchronize(h.Device); err != nil {
 		return 0, err
 	}
-	t0 := time.Now()
+	return time.Since(h.t0), nil
+}
+
+func (h *HostClock) String() string {
+	return "host clock around batches of calls between ops.Synchronize calls"
+}
+
+// timeBatch times k calls with clk.
+func (r *runner) timeBatch(clk Clock, c call, k int) (time.Duration, error) {
+	if err := clk.Start(); err != nil {
+		return 0, err
+	}
 	for range k {
 		if err := c.run(); err != nil {
 			return 0, err
 		}
 	}
-	if err := ops.Synchronize(r.cfg.Device); err != nil {
-		return 0, err
-	}
-	return time.Since(t0), nil
+	return clk.Stop()
 }
 
 // maxBatch bounds the calls in one sample.
@@ -47,13 +84,13 @@ func (r *runner) measureOp(op string, dt ops.DType, shape []int) {
 			}
 		}
 		// Calibrate the batch: one call, then ten if that was short.
-		d, err := r.timeBatch(c, 1)
+		d, err := r.timeBatch(r.host, c, 1)
 		if err != nil {
 			return err
 		}
 		per := d.Seconds()
 		if d < r.cfg.MinBatch/10 {
-			if d, err = r.timeBatch(c, 10); err != nil {
+			if d, err = r.timeBatch(r.host, c, 10); err != nil {
 				return err
 			}
 			per = d.Seconds() / 10
@@ -61,7 +98,7 @@ func (r *runner) measureOp(op string, dt ops.DType, shape []int) {
 		k := BatchSize(r.cfg.MinBatch.Seconds(), per)
 		samples := make([]float64, r.cfg.Repeats)
 		for i := range samples {
-			d, err := r.timeBatch(c, k)
+			d, err := r.timeBatch(r.cfg.Clock, c, k)
 			if err != nil {
 				return err
 			}
@@ -122,7 +159,7 @@ func (r *runner) measureLatency(op string, dt ops.DType, shape []int) {
 		err = func() error {
 			samples := make([]float64, 5)
 			for i := range samples {
-				d, err := r.timeBatch(c, calls)
+				d, err := r.timeBatch(r.host, c, calls)
 				if err != nil {
 					return err
 				}

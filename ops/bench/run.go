@@ -28,6 +28,10 @@ type Config struct {
 	LatencyElems int           // size of the latency measurements (default 4096; < 0: none)
 	LatencyCalls int           // calls per latency measurement (default 1000)
 
+	// Clock times the throughput batches (MetricTime); nil: a HostClock of
+	// Device. Latencies are always taken from the host clock.
+	Clock Clock
+
 	Log io.Writer // progress, one line per result (nil: none)
 }
 
@@ -59,6 +63,9 @@ func (c *Config) setDefaults() {
 	if c.Log == nil {
 		c.Log = io.Discard
 	}
+	if c.Clock == nil {
+		c.Clock = &HostClock{Device: c.Device}
+	}
 }
 
 func (c *Config) fits(n int) bool { return c.MaxElems <= 0 || int64(n) <= c.MaxElems }
@@ -74,7 +81,7 @@ func Run(cfg Config) (*Report, error) {
 		Schema: Schema,
 		Impl:   ImplGo,
 		Device: DeviceDesc{Type: cfg.Device.Type.String(), Index: cfg.Device.Index},
-		Timer:  fmt.Sprintf("host clock around batches of calls between ops.Synchronize calls (batch >= %v), median of %d", cfg.MinBatch, cfg.Repeats),
+		Timer:  fmt.Sprintf("%v (batch >= %v), median of %d; latency: host clock", cfg.Clock, cfg.MinBatch, cfg.Repeats),
 		Date:   time.Now().UTC().Format(time.RFC3339),
 		Env: map[string]string{
 			"go":         runtime.Version(),
@@ -89,7 +96,7 @@ func Run(cfg Config) (*Report, error) {
 			MaxElems:     cfg.MaxElems,
 		},
 	}
-	r := &runner{cfg: cfg, rep: rep}
+	r := &runner{cfg: cfg, rep: rep, host: &HostClock{Device: cfg.Device}}
 	for _, dt := range cfg.DTypes {
 		if err := r.runDType(dt); err != nil {
 			return nil, err
@@ -102,6 +109,7 @@ func Run(cfg Config) (*Report, error) {
 type runner struct {
 	cfg  Config
 	rep  *Report
+	host *HostClock  // calibration and latencies
 	x, y *ops.Tensor // random inputs of the largest size needed, on the device
 }
 
@@ -213,7 +221,7 @@ func (r *runner) warmDevice(n int) {
 		return
 	}
 	for t0 := time.Now(); time.Since(t0) < deviceWarmup; {
-		if _, err := r.timeBatch(c, 1); err != nil {
+		if _, err := r.timeBatch(r.host, c, 1); err != nil {
 			return
 		}
 	}

@@ -1,7 +1,10 @@
-"""torch.matmul on [n, n] x [n, n] per dtype, timed like ops/bench/cmd/matmul (CUDA events around
+"""torch.matmul on [n, n] x [n, n] per dtype, timed like ops/bench/cmd/matmul (3 untimed calls, then CUDA events around
 batches of >= 5 ms of calls, 11 batches, median), written as JSON rows for `matmul --torch`.
 
-    python3 torch_matmul.py --n 4096 --out torch.json
+    python3 torch_matmul.py --n 4096 --out torch.json [--dtypes tf32,float32]
+
+Each row also lists its 11 batch times in order ("batches", ms per call), to see the GPU slow down
+under sustained load.
 
 Rows: float32 with TF32 off (torch.backends.cuda.matmul.allow_tf32 = False, the default), "tf32"
 (float32 with it on), float64, bfloat16 and float16 (cuBLAS accumulating in float32).
@@ -39,22 +42,30 @@ def time_case(dtype, tf32, n):
     a = torch.rand(n, n, device="cuda", dtype=dtype, generator=g)
     b = torch.rand(n, n, device="cuda", dtype=dtype, generator=g)
     fn = lambda: torch.matmul(a, b)
+    batch(fn, 3)  # warm-up, not counted in sizing the batches
     per = batch(fn, 3) / 3
     calls = max(1, int(5.0 / max(per, 1e-6)))
     times = [batch(fn, calls) / calls for _ in range(11)]
     torch.backends.cuda.matmul.allow_tf32 = False
-    return statistics.median(times)
+    return statistics.median(times), times
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--n", default="4096", help="comma-separated sizes")
+    p.add_argument("--dtypes", default=",".join(DTYPES), help="comma-separated rows to time, of " + ", ".join(DTYPES))
     p.add_argument("--out", required=True)
     args = p.parse_args()
+    names = args.dtypes.split(",")
+    for name in names:
+        if name not in DTYPES:
+            p.error(f"unknown dtype {name!r} in --dtypes: want some of {', '.join(DTYPES)}")
     rows = []
     for n in [int(s) for s in args.n.split(",")]:
-        for name, (dtype, tf32) in DTYPES.items():
-            rows.append({"op": "matmul", "dtype": name, "n": n, "ms": time_case(dtype, tf32, n)})
+        for name in names:
+            dtype, tf32 = DTYPES[name]
+            ms, times = time_case(dtype, tf32, n)
+            rows.append({"op": "matmul", "dtype": name, "n": n, "ms": ms, "batches": times})
     with open(args.out, "w") as f:
         json.dump(rows, f, indent=2)
     print(f"torch {torch.__version__}, cuBLAS {torch.backends.cuda.preferred_blas_library()}, "

@@ -99,9 +99,9 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 	bRows, ldb, bOK := blasLayout(b)
 	if !aOK || !bOK {
 		// Copies on s, so they need no ordering; released (stream-ordered) after the call.
-		cs, release, err := ops.ContiguousAll(ctx, a, b)
-		if err != nil {
-			return fmt.Errorf("cuda: %s: %w", op, err)
+		cs, release, cerr := ops.ContiguousAll(ctx, a, b)
+		if cerr != nil {
+			return fmt.Errorf("cuda: %s: %w", op, cerr)
 		}
 		defer release()
 		a, b = cs[0], cs[1]
@@ -120,9 +120,9 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 	var ws C.opscuda_dptr
 	wsBytes := 0
 	if M > 0 && N > 0 && K > 0 {
-		w, err := backend{}.AllocContext(ctx, o.Device(), ops.Float64, matmulWorkspace/8)
-		if err != nil {
-			return fmt.Errorf("cuda: %s: workspace: %w", op, err)
+		w, werr := backend{}.AllocContext(ctx, o.Device(), ops.Float64, matmulWorkspace/8)
+		if werr != nil {
+			return fmt.Errorf("cuda: %s: workspace: %w", op, werr)
 		}
 		defer func() {
 			if ferr := (backend{}).Free(w); ferr != nil && err == nil {

@@ -1,15 +1,18 @@
 // floor: what any CUDA op call costs on this machine before its kernel does any work, measured with
 // the CUDA runtime alone (no Go, no Python): an empty kernel launched and waited for, launches back
-// to back, and the allocation and synchronization calls an op may make. The per-call latencies of
-// the ops benchmark (Go and PyTorch) are read against these numbers.
+// to back, and the allocation and synchronization calls an op may make; and how launching scales
+// to two host threads, each on its own stream. The per-call latencies of the ops benchmark (Go and
+// PyTorch) and the two-stream rows of the streams benchmark are read against these numbers.
 //
 //   floor [auto|spin|yield|block]   (the cudaSetDeviceFlags scheduling mode; default auto)
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1);} } while (0)
 __global__ void empty_k() {}
@@ -23,6 +26,37 @@ template <class F> double med(int reps, F f) {
 template <class F> double batch(int k, F f) {
   std::vector<double> s(5);
   for (int r = 0; r < 5; r++) { CK(cudaDeviceSynchronize()); double t = now(); for (int i = 0; i < k; i++) f(); CK(cudaDeviceSynchronize()); s[r] = (now() - t) / k; }
+  std::sort(s.begin(), s.end()); return s[2] * 1e6;
+}
+// Launch throughput of `threads` host threads, each launching k times f(its stream, its buffer) on
+// its own non-blocking stream, all started together: microseconds per launch over all threads,
+// from the start until every stream has finished (median of 5 rounds).
+template <class F> double threaded(int threads, int k, F f) {
+  std::vector<cudaStream_t> ss(threads);
+  std::vector<float*> xs(threads);
+  for (int t = 0; t < threads; t++) {
+    CK(cudaStreamCreateWithFlags(&ss[t], cudaStreamNonBlocking));
+    CK(cudaMalloc(&xs[t], 4096 * 4));
+    CK(cudaMemset(xs[t], 0, 4096 * 4));
+  }
+  std::vector<double> s(5);
+  for (int r = 0; r < 5; r++) {
+    CK(cudaDeviceSynchronize());
+    std::vector<std::thread> ts;
+    double t0 = now();
+    for (int t = 0; t < threads; t++)
+      ts.emplace_back([&, t] {
+        CK(cudaSetDevice(0));
+        for (int i = 0; i < k; i++) f(ss[t], xs[t]);
+        CK(cudaStreamSynchronize(ss[t]));
+      });
+    for (auto& th : ts) th.join();
+    s[r] = (now() - t0) / (double(threads) * k);
+  }
+  for (int t = 0; t < threads; t++) {
+    CK(cudaStreamDestroy(ss[t]));
+    CK(cudaFree(xs[t]));
+  }
   std::sort(s.begin(), s.end()); return s[2] * 1e6;
 }
 int main(int argc, char** argv) {
@@ -62,5 +96,14 @@ int main(int argc, char** argv) {
   CK(cudaGraphInstantiateWithFlags(&ge, g, 0)); CK(cudaGraphLaunch(ge, cs)); CK(cudaStreamSynchronize(cs));
   CK(cudaEventRecord(a, cs)); for (int i = 0; i < 20; i++) CK(cudaGraphLaunch(ge, cs)); CK(cudaEventRecord(b, cs)); CK(cudaEventSynchronize(b));
   CK(cudaEventElapsedTime(&ms, a, b)); printf("  add1 4K in a graph, per kernel (events)  %8.2f\n", ms * 1e3 / 2000);
+  // Two host threads, two streams: what the driver gives two threads of one context (the ceiling
+  // for the streams benchmark's two goroutines x two streams).
+  auto add = [](cudaStream_t st, float* p) { add1<<<16, 256, 0, st>>>(p, 4096); };
+  auto op = [](cudaStream_t st, float* p) { float* q; cudaMallocAsync((void**)&q, 16384, st); add1<<<16, 256, 0, st>>>(q, 4096); cudaFreeAsync(q, st); (void)p; };
+  for (auto [name, one, two] : {std::tuple{"add1 4K launch", threaded(1, 20000, add), threaded(2, 10000, add)},
+                                std::tuple{"malloc+add1+free async", threaded(1, 20000, op), threaded(2, 10000, op)}}) {
+    printf("  %-22s 1 thread, 1 stream      %8.2f\n", name, one);
+    printf("  %-22s 2 threads x 2 streams   %8.2f   (%.2fx the throughput of one)\n", name, two, one / two);
+  }
   return 0;
 }

@@ -72,10 +72,12 @@ func run(args []string, stdout, stderr io.Writer) error {
   bench compare --go F --torch F [--markdown F] [--png F] [--json F]
                             compare with torch_bench.py's JSON and judge the targets
 
-Each op is timed in batches of calls between two ops.Synchronize calls on the
-host clock (a batch lasts at least --batch-ms); the result is the median over
---repeats batches of the time per call. Bandwidth = bytes the op must move /
-time; %% of copy compares with a device-to-device copy of as many elements.
+Each op is timed in batches of calls (a batch lasts at least --batch-ms): by
+CUDA events around the batch on a GPU, as torch_bench.py does, and by the host
+clock between two ops.Synchronize calls on the CPU; the result is the median
+over --repeats batches of the time per call. Latencies use the host clock.
+Bandwidth = bytes the op must move / time; %% of copy compares with a
+device-to-device copy of as many elements.
 
 Flags:
 `)
@@ -124,6 +126,12 @@ Flags:
 			return err
 		}
 		cfg.Device = ops.CUDA(*gpu)
+		clk, err := newEventClock(*gpu)
+		if err != nil {
+			return err
+		}
+		defer clk.Close()
+		cfg.Clock = clk
 		desc = bench.DeviceDesc{Type: "cuda", Index: *gpu, Name: info.Name, Capability: fmt.Sprintf("%d.%d", info.Major, info.Minor), SMs: info.SMs}
 		cfg.MaxElems = cudaMaxElems
 		*softmax = orDefault(*softmax, cudaSoftmax)

@@ -5,9 +5,11 @@
 //	python3 torch_matmul.py --out torch.json && ./matmul --torch torch.json --markdown matmul.md
 //
 // Rows: float32 (IEEE), float32 with cuda.SetAllowTF32(true) ("tf32"), float64, and the tiled
-// kernel in float32 and float64. Each row is timed by CUDA events around batches of calls
-// (at least 5 ms of work per batch, 11 batches) on the default stream; the median batch gives the
-// time per call, and TFLOP/s = 2n³ / time.
+// kernel in float32 and float64 (-dtypes picks some of them: -dtypes tf32 times ops.MatMul with
+// TF32 alone). Each row is timed by CUDA events around batches of calls on the default stream:
+// after 3 untimed calls, 3 timed ones size the batches to at least 5 ms of work, and the median
+// of 11 batches gives the time per call; TFLOP/s = 2n³ / time. The JSON lists every batch's
+// time in order ("batches"), which shows a GPU that slows down under sustained load.
 package main
 
 import (
@@ -32,6 +34,8 @@ type row struct {
 	DType string  `json:"dtype"` // float32, tf32, float64 (and bfloat16, float16 from torch)
 	N     int     `json:"n"`
 	Ms    float64 `json:"ms"` // median time per call
+
+	Batches []float64 `json:"batches,omitempty"` // ms per call of each batch, in the order run
 }
 
 func main() {
@@ -39,14 +43,15 @@ func main() {
 	torchJSON := flag.String("torch", "", "JSON from torch_matmul.py to compare with")
 	markdown := flag.String("markdown", "", "also write the table to this file")
 	jsonOut := flag.String("json", "", "write the Go rows as JSON to this file")
+	dtypes := flag.String("dtypes", "float32,tf32,float64", "comma-separated rows to time, of float32, tf32 and float64 (the tiled example runs beside float32 and float64)")
 	flag.Parse()
-	if err := run(*sizes, *torchJSON, *markdown, *jsonOut); err != nil {
+	if err := run(*sizes, *dtypes, *torchJSON, *markdown, *jsonOut); err != nil {
 		fmt.Fprintln(os.Stderr, "matmul:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes, torchJSON, markdown, jsonOut string) error {
+func run(sizes, dtypes, torchJSON, markdown, jsonOut string) error {
 	if ok, err := cuda.Available(); !ok {
 		return fmt.Errorf("needs a GPU: %v", err)
 	}
@@ -62,16 +67,26 @@ func run(sizes, torchJSON, markdown, jsonOut string) error {
 		}
 		ns = append(ns, n)
 	}
+	want := strings.Split(dtypes, ",")
+	for _, d := range want {
+		if !slices.Contains([]string{"float32", "tf32", "float64"}, d) {
+			return fmt.Errorf("unknown dtype %q in -dtypes: want some of float32, tf32, float64", d)
+		}
+	}
 	var rows []row
 	for _, n := range ns {
 		for _, c := range []struct {
 			op, dtype string
 		}{{"matmul", "float32"}, {"matmul", "tf32"}, {"matmul", "float64"}, {"tiled", "float32"}, {"tiled", "float64"}} {
-			ms, err := timeCase(c.op, c.dtype, n)
+			if !slices.Contains(want, c.dtype) {
+				continue
+			}
+			times, err := timeCase(c.op, c.dtype, n)
 			if err != nil {
 				return fmt.Errorf("%s %s n=%d: %w", c.op, c.dtype, n, err)
 			}
-			rows = append(rows, row{c.op, c.dtype, n, ms})
+			sorted := slices.Sorted(slices.Values(times))
+			rows = append(rows, row{Op: c.op, DType: c.dtype, N: n, Ms: sorted[len(sorted)/2], Batches: times})
 		}
 	}
 	var torch []row
@@ -100,8 +115,9 @@ func run(sizes, torchJSON, markdown, jsonOut string) error {
 	return nil
 }
 
-// timeCase returns the median milliseconds per call of op on [n, n] inputs of dtype.
-func timeCase(op, dtype string, n int) (float64, error) {
+// timeCase returns the milliseconds per call of op on [n, n] inputs of dtype in each of 11
+// batches, in the order they ran.
+func timeCase(op, dtype string, n int) ([]float64, error) {
 	dt := ops.Float32
 	if dtype == "float64" {
 		dt = ops.Float64
@@ -115,7 +131,7 @@ func timeCase(op, dtype string, n int) (float64, error) {
 			x, err = x.To(ops.CUDA(0))
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		*p = x
 	}
@@ -132,22 +148,27 @@ func timeCase(op, dtype string, n int) (float64, error) {
 		}
 		return c.Free()
 	}
-	// Warm up (cuBLASLt's heuristic, the block cache), then size batches to >= 5 ms.
+	// Warm up (cuBLASLt's heuristic and kernel loading, the block cache), then time 3 calls to
+	// size the batches to >= 5 ms. Sizing from the first calls would count the warm-up: a 4096
+	// TF32 product then got batches of one call, whose time included the host's call between
+	// the events.
+	if _, err := batch(call, 3); err != nil {
+		return nil, err
+	}
 	per, err := batch(call, 3)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	calls := max(1, int(5e-3/max(per.Seconds()/3, 1e-9)))
 	var times []float64
 	for range 11 {
 		d, err := batch(call, calls)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		times = append(times, d.Seconds()*1e3/float64(calls))
 	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
+	return times, nil
 }
 
 // batch times k calls on the default stream with CUDA events.
