@@ -4,9 +4,9 @@
 //
 //	python3 torch_matmul.py --out torch.json && ./matmul --torch torch.json --markdown matmul.md
 //
-// Rows: float32 (IEEE), float32 with cuda.SetAllowTF32(true) ("tf32"), float64, and the tiled
-// kernel in float32 and float64 (-dtypes picks some of them: -dtypes tf32 times ops.MatMul with
-// TF32 alone). Each row is timed by CUDA events around batches of calls on the default stream:
+// Rows: float32 (IEEE), float32 with cuda.SetAllowTF32(true) ("tf32"), float64, bfloat16 and
+// float16 (accumulating in float32, as torch.matmul does), and the tiled kernel in float32 and
+// float64 (-dtypes picks some of them: -dtypes tf32 times ops.MatMul with TF32 alone). Each row is timed by CUDA events around batches of calls on the default stream:
 // after 3 untimed calls, 3 timed ones size the batches to at least 5 ms of work, and the median
 // of 11 batches gives the time per call; TFLOP/s = 2n³ / time. The JSON lists every batch's
 // time in order ("batches"), which shows a GPU that slows down under sustained load.
@@ -28,10 +28,13 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/tiledmatmul"
 )
 
+// rowDTypes are the rows ops.MatMul is timed in, as torch_matmul.py names them.
+var rowDTypes = []string{"float32", "tf32", "float64", "bfloat16", "float16"}
+
 // row is one timed case; torch_matmul.py writes the same fields.
 type row struct {
 	Op    string  `json:"op"`    // "matmul" or "tiled"
-	DType string  `json:"dtype"` // float32, tf32, float64 (and bfloat16, float16 from torch)
+	DType string  `json:"dtype"` // one of rowDTypes
 	N     int     `json:"n"`
 	Ms    float64 `json:"ms"` // median time per call
 
@@ -43,7 +46,7 @@ func main() {
 	torchJSON := flag.String("torch", "", "JSON from torch_matmul.py to compare with")
 	markdown := flag.String("markdown", "", "also write the table to this file")
 	jsonOut := flag.String("json", "", "write the Go rows as JSON to this file")
-	dtypes := flag.String("dtypes", "float32,tf32,float64", "comma-separated rows to time, of float32, tf32 and float64 (the tiled example runs beside float32 and float64)")
+	dtypes := flag.String("dtypes", strings.Join(rowDTypes, ","), "comma-separated rows to time, of "+strings.Join(rowDTypes, ", ")+" (the tiled example runs beside float32 and float64)")
 	flag.Parse()
 	if err := run(*sizes, *dtypes, *torchJSON, *markdown, *jsonOut); err != nil {
 		fmt.Fprintln(os.Stderr, "matmul:", err)
@@ -69,15 +72,16 @@ func run(sizes, dtypes, torchJSON, markdown, jsonOut string) error {
 	}
 	want := strings.Split(dtypes, ",")
 	for _, d := range want {
-		if !slices.Contains([]string{"float32", "tf32", "float64"}, d) {
-			return fmt.Errorf("unknown dtype %q in -dtypes: want some of float32, tf32, float64", d)
+		if !slices.Contains(rowDTypes, d) {
+			return fmt.Errorf("unknown dtype %q in -dtypes: want some of %s", d, strings.Join(rowDTypes, ", "))
 		}
 	}
 	var rows []row
 	for _, n := range ns {
 		for _, c := range []struct {
 			op, dtype string
-		}{{"matmul", "float32"}, {"matmul", "tf32"}, {"matmul", "float64"}, {"tiled", "float32"}, {"tiled", "float64"}} {
+		}{{"matmul", "float32"}, {"matmul", "tf32"}, {"matmul", "float64"}, {"matmul", "bfloat16"}, {"matmul", "float16"},
+			{"tiled", "float32"}, {"tiled", "float64"}} {
 			if !slices.Contains(want, c.dtype) {
 				continue
 			}
@@ -118,10 +122,8 @@ func run(sizes, dtypes, torchJSON, markdown, jsonOut string) error {
 // timeCase returns the milliseconds per call of op on [n, n] inputs of dtype in each of 11
 // batches, in the order they ran.
 func timeCase(op, dtype string, n int) ([]float64, error) {
-	dt := ops.Float32
-	if dtype == "float64" {
-		dt = ops.Float64
-	}
+	dt := map[string]ops.DType{"float32": ops.Float32, "tf32": ops.Float32, "float64": ops.Float64,
+		"bfloat16": ops.BFloat16, "float16": ops.Float16}[dtype]
 	prev := cuda.SetAllowTF32(dtype == "tf32")
 	defer cuda.SetAllowTF32(prev)
 	var a, b *ops.Tensor
