@@ -1,5 +1,6 @@
-"""torch.matmul on [n, n] x [n, n] per dtype, timed like ops/bench/cmd/matmul (3 untimed calls, then CUDA events around
-batches of >= 5 ms of calls, 11 batches, median), written as JSON rows for `matmul --torch`.
+"""torch.matmul on [n, n] x [n, n] per dtype, timed like ops/bench/cmd/matmul (3 untimed calls,
+then CUDA events around batches of >= 5 ms of calls, 11 batches, median), written as JSON rows for
+`matmul --torch`.
 
     python3 torch_matmul.py --n 4096 --out torch.json [--dtypes tf32,float32]
 

@@ -8,11 +8,11 @@
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <chrono>
-#include <tuple>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <tuple>
 #include <vector>
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1);} } while (0)
 __global__ void empty_k() {}

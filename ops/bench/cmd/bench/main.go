@@ -26,6 +26,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/bench"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/eventclock"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 )
 
@@ -126,7 +127,11 @@ Flags:
 			return err
 		}
 		cfg.Device = ops.CUDA(*gpu)
-		clk, err := newEventClock(*gpu)
+		s, err := cuda.DefaultStream(*gpu)
+		if err != nil {
+			return err
+		}
+		clk, err := eventclock.New(s) // where the benchmark's ops run
 		if err != nil {
 			return err
 		}

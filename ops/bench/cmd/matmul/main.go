@@ -6,14 +6,14 @@
 //
 // Rows: float32 (IEEE), float32 with cuda.SetAllowTF32(true) ("tf32"), float64, bfloat16 and
 // float16 (accumulating in float32, as torch.matmul does), and the tiled kernel in float32 and
-// float64 (-dtypes picks some of them: -dtypes tf32 times ops.MatMul with TF32 alone). Each row is timed by CUDA events around batches of calls on the default stream:
-// after 3 untimed calls, 3 timed ones size the batches to at least 5 ms of work, and the median
-// of 11 batches gives the time per call; TFLOP/s = 2n³ / time. The JSON lists every batch's
-// time in order ("batches"), which shows a GPU that slows down under sustained load.
+// float64 (-dtypes picks some of them: -dtypes tf32 times ops.MatMul with TF32 alone). Each row
+// is timed by CUDA events around batches of calls on the default stream: after 3 untimed calls,
+// 3 timed ones size the batches to at least 5 ms of work, and the median of 11 batches gives the
+// time per call; TFLOP/s = 2n³ / time. The JSON lists every batch's time in order ("batches"),
+// which shows a GPU that slows down under sustained load.
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -24,17 +24,39 @@ import (
 	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/eventclock"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/tiledmatmul"
 )
 
-// rowDTypes are the rows ops.MatMul is timed in, as torch_matmul.py names them.
-var rowDTypes = []string{"float32", "tf32", "float64", "bfloat16", "float16"}
+// dtypeRows are the rows ops.MatMul is timed in, named as torch_matmul.py names them; tiled
+// marks those the TiledMatMul example is timed in too.
+var dtypeRows = []struct {
+	name  string
+	dtype ops.DType
+	tiled bool
+}{
+	{"float32", ops.Float32, true},
+	{"tf32", ops.Float32, false},
+	{"float64", ops.Float64, true},
+	{"bfloat16", ops.BFloat16, false},
+	{"float16", ops.Float16, false},
+}
+
+// rowNames returns the names of dtypeRows, in order.
+func rowNames() []string {
+	var names []string
+	for _, r := range dtypeRows {
+		names = append(names, r.name)
+	}
+	return names
+}
 
 // row is one timed case; torch_matmul.py writes the same fields.
 type row struct {
 	Op    string  `json:"op"`    // "matmul" or "tiled"
-	DType string  `json:"dtype"` // one of rowDTypes
+	DType string  `json:"dtype"` // a name of dtypeRows
 	N     int     `json:"n"`
 	Ms    float64 `json:"ms"` // median time per call
 
@@ -46,7 +68,7 @@ func main() {
 	torchJSON := flag.String("torch", "", "JSON from torch_matmul.py to compare with")
 	markdown := flag.String("markdown", "", "also write the table to this file")
 	jsonOut := flag.String("json", "", "write the Go rows as JSON to this file")
-	dtypes := flag.String("dtypes", strings.Join(rowDTypes, ","), "comma-separated rows to time, of "+strings.Join(rowDTypes, ", ")+" (the tiled example runs beside float32 and float64)")
+	dtypes := flag.String("dtypes", strings.Join(rowNames(), ","), "comma-separated rows to time, of "+strings.Join(rowNames(), ", ")+" (the tiled example runs beside float32 and float64)")
 	flag.Parse()
 	if err := run(*sizes, *dtypes, *torchJSON, *markdown, *jsonOut); err != nil {
 		fmt.Fprintln(os.Stderr, "matmul:", err)
@@ -72,25 +94,23 @@ func run(sizes, dtypes, torchJSON, markdown, jsonOut string) error {
 	}
 	want := strings.Split(dtypes, ",")
 	for _, d := range want {
-		if !slices.Contains(rowDTypes, d) {
-			return fmt.Errorf("unknown dtype %q in -dtypes: want some of %s", d, strings.Join(rowDTypes, ", "))
+		if !slices.Contains(rowNames(), d) {
+			return fmt.Errorf("unknown dtype %q in -dtypes: want some of %s", d, strings.Join(rowNames(), ", "))
 		}
 	}
 	var rows []row
 	for _, n := range ns {
-		for _, c := range []struct {
-			op, dtype string
-		}{{"matmul", "float32"}, {"matmul", "tf32"}, {"matmul", "float64"}, {"matmul", "bfloat16"}, {"matmul", "float16"},
-			{"tiled", "float32"}, {"tiled", "float64"}} {
-			if !slices.Contains(want, c.dtype) {
-				continue
+		for _, op := range []string{"matmul", "tiled"} {
+			for _, r := range dtypeRows {
+				if !slices.Contains(want, r.name) || (op == "tiled" && !r.tiled) {
+					continue
+				}
+				times, err := timeCase(op, r.dtype, r.name == "tf32", n)
+				if err != nil {
+					return fmt.Errorf("%s %s n=%d: %w", op, r.name, n, err)
+				}
+				rows = append(rows, row{Op: op, DType: r.name, N: n, Ms: bench.Median(times), Batches: times})
 			}
-			times, err := timeCase(c.op, c.dtype, n)
-			if err != nil {
-				return fmt.Errorf("%s %s n=%d: %w", c.op, c.dtype, n, err)
-			}
-			sorted := slices.Sorted(slices.Values(times))
-			rows = append(rows, row{Op: c.op, DType: c.dtype, N: n, Ms: sorted[len(sorted)/2], Batches: times})
 		}
 	}
 	var torch []row
@@ -119,13 +139,20 @@ func run(sizes, dtypes, torchJSON, markdown, jsonOut string) error {
 	return nil
 }
 
-// timeCase returns the milliseconds per call of op on [n, n] inputs of dtype in each of 11
-// batches, in the order they ran.
-func timeCase(op, dtype string, n int) ([]float64, error) {
-	dt := map[string]ops.DType{"float32": ops.Float32, "tf32": ops.Float32, "float64": ops.Float64,
-		"bfloat16": ops.BFloat16, "float16": ops.Float16}[dtype]
-	prev := cuda.SetAllowTF32(dtype == "tf32")
+// timeCase returns the milliseconds per call of op on [n, n] inputs of dt (float32 products
+// allowed to use TF32 if tf32) in each of 11 batches, in the order they ran.
+func timeCase(op string, dt ops.DType, tf32 bool, n int) ([]float64, error) {
+	prev := cuda.SetAllowTF32(tf32)
 	defer cuda.SetAllowTF32(prev)
+	s, err := cuda.DefaultStream(0)
+	if err != nil {
+		return nil, err
+	}
+	clk, err := eventclock.New(s)
+	if err != nil {
+		return nil, err
+	}
+	defer clk.Close()
 	var a, b *ops.Tensor
 	for i, p := range []**ops.Tensor{&a, &b} {
 		x, err := ops.Rand(uint64(i+1), dt, n, n)
@@ -154,17 +181,17 @@ func timeCase(op, dtype string, n int) ([]float64, error) {
 	// size the batches to >= 5 ms. Sizing from the first calls would count the warm-up: a 4096
 	// TF32 product then got batches of one call, whose time included the host's call between
 	// the events.
-	if _, err := batch(call, 3); err != nil {
+	if _, err := batch(clk, call, 3); err != nil {
 		return nil, err
 	}
-	per, err := batch(call, 3)
+	per, err := batch(clk, call, 3)
 	if err != nil {
 		return nil, err
 	}
 	calls := max(1, int(5e-3/max(per.Seconds()/3, 1e-9)))
 	var times []float64
 	for range 11 {
-		d, err := batch(call, calls)
+		d, err := batch(clk, call, calls)
 		if err != nil {
 			return nil, err
 		}
@@ -173,23 +200,9 @@ func timeCase(op, dtype string, n int) ([]float64, error) {
 	return times, nil
 }
 
-// batch times k calls on the default stream with CUDA events.
-func batch(call func() error, k int) (time.Duration, error) {
-	s, err := cuda.DefaultStream(0)
-	if err != nil {
-		return 0, err
-	}
-	start, err := cuda.NewEvent(0, true)
-	if err != nil {
-		return 0, err
-	}
-	defer start.Close()
-	end, err := cuda.NewEvent(0, true)
-	if err != nil {
-		return 0, err
-	}
-	defer end.Close()
-	if err := start.Record(s); err != nil {
+// batch times k calls with clk.
+func batch(clk *eventclock.Clock, call func() error, k int) (time.Duration, error) {
+	if err := clk.Start(); err != nil {
 		return 0, err
 	}
 	for range k {
@@ -197,13 +210,7 @@ func batch(call func() error, k int) (time.Duration, error) {
 			return 0, err
 		}
 	}
-	if err := end.Record(s); err != nil {
-		return 0, err
-	}
-	if err := end.Synchronize(context.Background()); err != nil {
-		return 0, err
-	}
-	return cuda.Elapsed(start, end)
+	return clk.Stop()
 }
 
 func tflops(n int, ms float64) float64 {
@@ -241,7 +248,7 @@ func table(w io.Writer, rows, torch []row) {
 		return fmt.Sprintf("%.1f%%", 100*theirs/ours)
 	}
 	for _, n := range ns {
-		for _, dt := range []string{"float32", "tf32", "float64", "bfloat16", "float16"} {
+		for _, dt := range rowNames() {
 			ms, ok := find(rows, "matmul", dt, n)
 			tms, tok := find(torch, "matmul", dt, n)
 			ti, tiok := find(rows, "tiled", dt, n)

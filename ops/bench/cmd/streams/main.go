@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/eventclock"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 )
 
@@ -310,29 +311,18 @@ func timed(s *cuda.Stream, events bool, n int, f func() error) (float64, error) 
 		}
 		return perOp(time.Since(t0), n), nil
 	}
-	e0, err := cuda.NewEvent(0, true)
+	clk, err := eventclock.New(s)
 	if err != nil {
 		return 0, err
 	}
-	defer e0.Close()
-	e1, err := cuda.NewEvent(0, true)
-	if err != nil {
-		return 0, err
-	}
-	defer e1.Close()
-	if err := e0.Record(s); err != nil {
+	defer clk.Close()
+	if err := clk.Start(); err != nil {
 		return 0, err
 	}
 	if err := f(); err != nil {
 		return 0, err
 	}
-	if err := e1.Record(s); err != nil {
-		return 0, err
-	}
-	if err := e1.Synchronize(context.Background()); err != nil {
-		return 0, err
-	}
-	d, err := cuda.Elapsed(e0, e1)
+	d, err := clk.Stop()
 	if err != nil {
 		return 0, err
 	}
