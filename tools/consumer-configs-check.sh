@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI: the .bazelrc block that README.md gives consumers (between <!-- consumer-bazelrc:begin --> and
+# CI: the .bazelrc block that docs/consumers.md gives consumers (between <!-- consumer-bazelrc:begin --> and
 # <!-- consumer-bazelrc:end -->) defines every config it documents. Runs Bazel in
 # examples/bzlmod_consumer with that block alone as its .bazelrc (--noworkspace_rc; plus this
 # checkout's offline overrides) and builds each config: default, release, debug, cpu, and the
@@ -11,15 +11,14 @@ cd "$(dirname "$0")/.."
 root=$PWD
 # block FILE BEGIN END: the lines strictly between the marker lines, less ``` fence lines.
 block() { awk -v b="$2" -v e="$3" 'index($0,e){on=0} on && !/^```/ {print} index($0,b){on=1}' "$1"; }
-readme_block=$(block README.md '<!-- consumer-bazelrc:begin -->' '<!-- consumer-bazelrc:end -->')
+readme_block=$(block docs/consumers.md '<!-- consumer-bazelrc:begin -->' '<!-- consumer-bazelrc:end -->')
 example_block=$(block examples/bzlmod_consumer/.bazelrc '# consumer-bazelrc:begin' '# consumer-bazelrc:end')
 [ -n "$example_block" ] || { echo "consumer-configs-check: examples/bzlmod_consumer/.bazelrc has no '# consumer-bazelrc:begin/end' block"; exit 1; }
 if [ -z "$readme_block" ]; then
-  echo "consumer-configs-check: WARNING: README.md has no <!-- consumer-bazelrc:begin/end --> block yet; testing the one in examples/bzlmod_consumer/.bazelrc"
-  readme_block=$example_block
+  echo "consumer-configs-check: docs/consumers.md has no <!-- consumer-bazelrc:begin/end --> block"; exit 1
 elif [ "$readme_block" != "$example_block" ]; then
   diff <(echo "$readme_block") <(echo "$example_block") || true
-  echo "consumer-configs-check: README.md's consumer .bazelrc block and examples/bzlmod_consumer/.bazelrc's differ"; exit 1
+  echo "consumer-configs-check: docs/consumers.md's consumer .bazelrc block and examples/bzlmod_consumer/.bazelrc's differ"; exit 1
 fi
 rc=$(mktemp)
 trap 'rm -f "$rc"' EXIT

@@ -1,7 +1,7 @@
 """The arch-spec part of a toolkit's configuration, shared by pinned and local toolkits."""
 
 # Used when TORCH_CUDA_ARCH_LIST is unset and no GPU is visible: Ampere and Hopper, with PTX for
-# newer GPUs to JIT from. Documented in README.md.
+# newer GPUs to JIT from. Documented in docs/archs.md.
 DEFAULT_ARCH_SPEC = "8.0;9.0+PTX"
 
 def words(text):

@@ -116,7 +116,7 @@ func render(p params) (map[string][]byte, error) {
 
 // buildFile is the package's BUILD.bazel before gazelle fills it in: the CPU stub's cc_library
 // (gazelle leaves cc_library to you) and the Go library with the select() in cu_deps that links the
-// stub under --config=cpu (README: "CPU-only builds of your own ops"); gazelle adds the Go
+// stub under --config=cpu (docs/rules.md: "CPU-only builds of your own ops"); gazelle adds the Go
 // library's srcs, importpath and deps and writes the cu_library, named <GoName>_cu. The stub file is
 // excluded from gazelle, which would otherwise add it to the cgo srcs. Outside rules_cuda_go the
 // rules come from @rules_cuda_go, and a resolve directive names the header with the C ABI's dtype
@@ -134,7 +134,7 @@ load("%s//rules:defs.bzl", "cu_library", "go_cuda_library")
 
 `, repo)
 	fmt.Fprintf(&b, "# The BUILD file of the %s op: gazelle (bazel run //:gazelle) writes and updates its rules;\n", p.Name)
-	fmt.Fprintf(&b, "# %s_stub and the select() in cu_deps are yours (README: \"CPU-only builds of your own ops\").\n", p.Base)
+	fmt.Fprintf(&b, "# %s_stub and the select() in cu_deps are yours (docs/rules.md: \"CPU-only builds of your own ops\").\n", p.Base)
 	if !inRulesCudaGo {
 		b.WriteString("# The C ABI's dtype codes (OPSCUDA_FLOAT32/64) come from rules_cuda_go:\n" +
 			"# gazelle:resolve cuda ops/cuda/csrc/opscuda.h @rules_cuda_go//ops/cuda:api\n")

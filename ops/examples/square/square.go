@@ -1,6 +1,6 @@
 // Package square is the worked example of adding an op: a CUDA kernel (square.cu) in a
 // cu_library, and its registration with ops as "Square", with a CPU kernel (the fallback), a CUDA
-// kernel and a backward. See the README's "Adding an op" section.
+// kernel and a backward. See docs/writing-ops.md.
 package square
 
 // #include "ops/examples/square/square.h"
