@@ -93,10 +93,29 @@
 // `# gazelle:resolve cuda HEADER LABEL` directive (for the include as written or a searched
 // path); then the index, path by path; then the CUDA toolkit's headers (see ToolkitHeader):
 // library headers give their @cuda target (@cuda//:cublas, ...), runtime and CCCL headers
-// (Thrust, CUB, libcu++) none, because the toolchain puts them on every nvcc compile. A quoted
-// include that nothing resolves, or any include that several rules provide, is left out of deps
-// and logged once per file (naming the file when it exists but no rule lists it); Gazelle never
-// guesses. An angle include that nothing resolves is a system header and is ignored.
+// (Thrust, CUB, libcu++) none, because the toolchain puts them on every nvcc compile; then the
+// system's headers (see SystemHeader), quoted or angle: none, and no log line. An include that
+// nothing resolves, quoted or angle, or that several rules provide, is left out of deps and logged
+// once per file, naming the file and the include (and the file when it exists but no rule lists
+// it); Gazelle never guesses.
+//
+// Only the includes a compile reaches count: conditional compilation (#if, #ifdef, #ifndef, #elif,
+// #elifdef, #elifndef, #else, #endif) is evaluated with the rule's macros (defines, local_defines,
+// -D and -U in copts and host_copts), the #define and #undef lines before the include, also those
+// of the repository's headers that the file includes (which are read, found on the same search
+// path, so include guards, #pragma once and a config.h work), and the compiler's (__linux__ and
+// __CUDACC__ defined, _WIN32 and __APPLE__ undefined). Every other macro is undefined, as for the
+// preprocessor, so the includes of #ifdef ENABLE_CUDNN or #if MULTI_GPU give no dep until the rule
+// defines the macro. Expressions may use defined, !, ~, the arithmetic, shift, comparison and
+// bitwise operators, && and ||, ?:, integer literals and __has_include (true for a header of the
+// repository, the toolkit or the system, or one a resolve directive names). What gazelle cannot
+// know is kept: macros that only some compiles define or that the toolkit's and the C library's
+// headers define (__CUDA_ARCH__, NDEBUG, CUDART_VERSION, NCCL_*, CUDNN_*, ...), values like
+// __cplusplus's, function-like macros, character literals. An include under such a condition that
+// gives a dep keeps it, and a log line names it and the condition. A macro of the rule turns on
+// the includes it guards in the repository headers the rule's files include, too: those that the
+// header compiled on its own does not reach become the rule's deps. Macros that deps' defines
+// propagate and those given on the command line are not seen.
 //
 // `# gazelle:resolve cuda HEADER LABEL` (Gazelle's general form, `# gazelle:resolve cuda cuda
 // HEADER LABEL`, is the same) maps a header, angle or quoted; it also overrides the toolkit

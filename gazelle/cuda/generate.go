@@ -20,19 +20,21 @@ var (
 	headerExts     = map[string]bool{".cuh": true, ".h": true, ".hh": true, ".hpp": true, ".inc": true}
 )
 
-// ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the #include lines of
-// each of its files, and the headers the rule itself provides.
+// ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the sources of its
+// files, the headers the rule itself provides, and the macros its compiles define.
 type ruleIncludes struct {
-	// files are the rule's sources and headers, in order, each with its quoted includes.
+	// files are the rule's sources and headers that could be read, in order.
 	files []fileIncludes
 	// own are the workspace-relative paths of the rule's own headers (hdrs and private ones).
 	own map[string]bool
+	// defines are the existing rule's macros, as ruleDefines returns them.
+	defines []string
 }
 
 type fileIncludes struct {
 	// path is workspace-relative.
-	path     string
-	includes []Include
+	path string
+	src  []byte
 }
 
 // GenerateRules implements language.Language. See the package documentation for the rules.
@@ -354,6 +356,13 @@ func (g *generator) hasDefaultVisibility() bool {
 // includes reads the #include lines of r's files.
 func (g *generator) includes(r *rule.Rule) *ruleIncludes {
 	ri := &ruleIncludes{own: map[string]bool{}}
+	if g.args.File != nil {
+		for _, e := range g.args.File.Rules {
+			if e.Name() == r.Name() {
+				ri.defines = ruleDefines(e)
+			}
+		}
+	}
 	files := append(r.AttrStrings("srcs"), r.AttrStrings("hdrs")...)
 	for _, f := range files {
 		p := path.Join(g.args.Rel, f)
@@ -364,7 +373,7 @@ func (g *generator) includes(r *rule.Rule) *ruleIncludes {
 		if !ok {
 			continue // a generated file: nothing to read yet
 		}
-		ri.files = append(ri.files, fileIncludes{path: p, includes: ParseIncludes(src)})
+		ri.files = append(ri.files, fileIncludes{path: p, src: src})
 	}
 	return ri
 }

@@ -21,11 +21,33 @@ type Include struct {
 // understood, so an #include inside a comment or a string is not one; line continuations
 // (backslash-newline) join lines, and the directive may have spaces around '#'. #include_next,
 // #import and computed includes (#include MACRO) are not reported. Conditional compilation is not
-// evaluated: an #include inside #if 0 is reported.
+// evaluated here: an #include inside #if 0 is reported (see preprocess for the evaluation).
 func ParseIncludes(src []byte) []Include {
+	var out []Include
+	for _, d := range parseDirectives(src) {
+		if d.include != nil {
+			out = append(out, *d.include)
+		}
+	}
+	return out
+}
+
+// directive is one preprocessor directive: its name (include, if, ifdef, define, ...) and the rest
+// of its logical line, comments blanked and spaces trimmed.
+type directive struct {
+	name string
+	arg  string
+	line int
+	// include is set for a well-formed #include "path" or #include <path>.
+	include *Include
+}
+
+// parseDirectives returns the preprocessor directives of a source, in order, with the lexical
+// rules of ParseIncludes.
+func parseDirectives(src []byte) []directive {
 	clean, starts := stripComments(src)
 	lines := bytes.Split(clean, []byte("\n"))
-	var out []Include
+	var out []directive
 	for k := 0; k < len(lines); k++ {
 		// A logical line: physical lines joined by backslash-newline.
 		start := starts[k]
@@ -40,29 +62,35 @@ func ParseIncludes(src []byte) []Include {
 			logical = append(logical, phys...)
 			break
 		}
-		if inc, ok := parseIncludeLine(string(logical)); ok {
-			inc.Line = start
-			out = append(out, inc)
+		s := strings.TrimLeft(string(logical), spaces)
+		if !strings.HasPrefix(s, "#") {
+			continue
 		}
+		s = strings.TrimLeft(s[1:], spaces)
+		n := 0
+		for n < len(s) && isIdentChar(s[n]) {
+			n++
+		}
+		if n == 0 {
+			continue // the null directive, or "# 12" line markers
+		}
+		d := directive{name: s[:n], arg: strings.Trim(s[n:], spaces), line: start}
+		if d.name == "include" && (n == len(s) || strings.ContainsRune(spaces+"\"<", rune(s[n]))) {
+			if inc, ok := parseIncludeArg(d.arg); ok {
+				inc.Line = start
+				d.include = &inc
+			}
+		}
+		out = append(out, d)
 	}
 	return out
 }
 
-// parseIncludeLine parses one logical line, comments already blanked.
-func parseIncludeLine(s string) (Include, bool) {
-	s = strings.TrimLeft(s, " \t\f\v")
-	if !strings.HasPrefix(s, "#") {
-		return Include{}, false
-	}
-	s = strings.TrimLeft(s[1:], " \t\f\v")
-	if !strings.HasPrefix(s, "include") {
-		return Include{}, false
-	}
-	s = s[len("include"):]
-	if s == "" || !strings.ContainsRune(" \t\f\v\"<", rune(s[0])) {
-		return Include{}, false // #include_next, #includes, ...
-	}
-	s = strings.TrimLeft(s, " \t\f\v")
+// spaces are the horizontal white-space characters of the preprocessor.
+const spaces = " \t\f\v"
+
+// parseIncludeArg parses what follows #include: "path" or <path>.
+func parseIncludeArg(s string) (Include, bool) {
 	if s == "" {
 		return Include{}, false
 	}

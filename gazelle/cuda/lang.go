@@ -20,6 +20,8 @@ type cudaLang struct {
 	repoName string
 	// rulesRepo is the value of the root build file's cuda_rules_repo directive, if any.
 	rulesRepo *string
+	// pp reads the repository's sources for Resolve, once per run.
+	pp *preprocessor
 }
 
 // NewLanguage returns the CUDA language extension, for gazelle_binary's languages.

@@ -109,38 +109,69 @@ func under(p, base string) (string, bool) {
 func (*cudaLang) Embeds(r *rule.Rule, from label.Label) []label.Label { return nil }
 
 // Resolve implements resolve.Resolver: it sets the deps of a generated cu_library from the
-// #include lines of its files (see searchPaths for where each include is looked for). For each
-// include, in order: the rule's own headers (no dep); a `# gazelle:resolve cuda HEADER LABEL`
-// directive for the include as written; the index of cu_library and cc_library headers, path by
-// path; the CUDA toolkit's headers (a library header gives its @cuda target, the runtime and
-// CCCL headers nothing). A quoted include that none of these resolve, or any include that
-// several rules provide, is left out of deps and logged, once per file; an angle include that
-// nothing resolves is a system header and is ignored.
-func (*cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.RemoteCache, r *rule.Rule, imports interface{}, from label.Label) {
+// #include lines of its files (see searchPaths for where each include is looked for). Only the
+// includes that a compile reaches count: conditional compilation is evaluated with the rule's
+// macros (see preprocessor and ruleDefines). For each include, in order: the rule's own headers
+// (no dep); a `# gazelle:resolve cuda HEADER LABEL` directive for the include as written; the
+// index of cu_library and cc_library headers, path by path; the CUDA toolkit's headers (a library
+// header gives its @cuda target, the runtime and CCCL headers nothing); the system's headers
+// (SystemHeader: nothing). An include that none of these resolve, or that several rules provide,
+// is left out of deps and logged, once per file; so is a dep kept for an include under a
+// condition gazelle cannot evaluate.
+func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.RemoteCache, r *rule.Rule, imports interface{}, from label.Label) {
 	ri, ok := imports.(*ruleIncludes)
 	if !ok {
 		return
 	}
 	cc := getCudaConfig(c)
+	if l.pp == nil || l.pp.root != c.RepoRoot {
+		l.pp = newPreprocessor(c.RepoRoot)
+	}
 	r.DelAttr("deps")
+	known := func(inc Include) bool {
+		_, ok := resolve.FindRuleWithOverride(c, resolve.ImportSpec{Lang: languageName, Imp: inc.Path}, languageName)
+		return ok
+	}
 	deps := map[string]bool{}
 	for _, fi := range ri.files {
-		var problems []string
-		for _, inc := range fi.includes {
-			dirs := searchPaths(cc, path.Dir(fi.path), inc.Quoted)
-			l, problem := resolveInclude(c, ix, ri.own, from, dirs, inc)
-			switch {
-			case problem != "":
-				problems = append(problems, problem)
-			case l != label.NoLabel:
-				if l.Repo == "" {
-					l.Repo = c.RepoName
-				}
-				deps[l.Rel(from.Repo, from.Pkg).String()] = true
+		l.pp.seed(fi.path, fi.src)
+		var problems, unsure []string
+		seen := map[string]bool{}
+		note := func(list *[]string, msg string) {
+			if !seen[msg] {
+				seen[msg] = true
+				*list = append(*list, msg)
 			}
 		}
+		l.pp.unit(cc, fi.path, ri.defines, known, func(inc reached) {
+			dirs := searchPaths(cc, path.Dir(inc.from), inc.inc.Quoted)
+			dep, problem := resolveInclude(c, ix, ri.own, from, dirs, inc.inc)
+			written := writtenInclude(inc.inc)
+			if inc.from != fi.path {
+				written += " of " + inc.from
+			}
+			switch {
+			case problem != "":
+				if inc.state == maybe {
+					problem += "; under " + inc.why
+				}
+				note(&problems, fmt.Sprintf("%s (%s)", written, problem))
+			case dep != label.NoLabel:
+				if dep.Repo == "" {
+					dep.Repo = c.RepoName
+				}
+				rel := dep.Rel(from.Repo, from.Pkg).String()
+				deps[rel] = true
+				if inc.state == maybe {
+					note(&unsure, fmt.Sprintf("%s (%s, under %s)", written, rel, inc.why))
+				}
+			}
+		})
 		if len(problems) > 0 {
 			log.Printf("%s: includes left out of deps: %s; add them by hand (with # keep) or with # gazelle:resolve cuda HEADER LABEL", fi.path, strings.Join(problems, ", "))
+		}
+		if len(unsure) > 0 {
+			log.Printf("%s: deps kept for includes under conditions gazelle cannot evaluate: %s; define or undefine the macros in the rule's defines or copts (-D, -U) to decide", fi.path, strings.Join(unsure, ", "))
 		}
 	}
 	if len(deps) > 0 {
@@ -151,6 +182,14 @@ func (*cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Remot
 		sort.Strings(list)
 		r.SetAttr("deps", list)
 	}
+}
+
+// writtenInclude returns an include as its directive writes it: "a.h" or <a.h>.
+func writtenInclude(inc Include) string {
+	if inc.Quoted {
+		return fmt.Sprintf("%q", inc.Path)
+	}
+	return "<" + inc.Path + ">"
 }
 
 // searchPaths returns the directories (relative to the repository root, "" for the root itself)
@@ -202,15 +241,9 @@ func conventionalIncludeDirs(dir string) []string {
 
 // resolveInclude resolves one include, looked up in the directories dirs. It returns
 // label.NoLabel and no problem for the rule's own headers, toolkit headers that every compile
-// sees and unresolved angle includes, and a description of the problem when the include does not
-// resolve to exactly one rule.
+// sees and system headers, and what is wrong when the include does not resolve to exactly one
+// rule.
 func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool, from label.Label, dirs []string, inc Include) (label.Label, string) {
-	written := inc.Path
-	if inc.Quoted {
-		written = fmt.Sprintf("%q", inc.Path)
-	} else {
-		written = "<" + inc.Path + ">"
-	}
 	var candidates []string
 	for _, d := range dirs {
 		p := path.Join(d, inc.Path)
@@ -251,7 +284,7 @@ func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool
 					names[i] = l.Rel(from.Repo, from.Pkg).String()
 				}
 				sort.Strings(names)
-				return label.NoLabel, fmt.Sprintf("%s (provided by several rules: %s)", written, strings.Join(names, " "))
+				return label.NoLabel, fmt.Sprintf("provided by several rules: %s", strings.Join(names, " "))
 			}
 		}
 	}
@@ -261,17 +294,17 @@ func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool
 		}
 		l, err := label.Parse(target)
 		if err != nil {
-			return label.NoLabel, fmt.Sprintf("%s (toolkit target %s: %v)", written, target, err)
+			return label.NoLabel, fmt.Sprintf("toolkit target %s: %v", target, err)
 		}
 		return l, ""
 	}
 	for _, p := range candidates {
 		if info, err := os.Stat(filepath.Join(c.RepoRoot, filepath.FromSlash(p))); err == nil && !info.IsDir() {
-			return label.NoLabel, fmt.Sprintf("%s (%s exists but is in no rule's hdrs)", written, p)
+			return label.NoLabel, fmt.Sprintf("%s exists but is in no rule's hdrs", p)
 		}
 	}
-	if !inc.Quoted {
-		return label.NoLabel, "" // a system header
+	if SystemHeader(inc.Path) {
+		return label.NoLabel, ""
 	}
-	return label.NoLabel, fmt.Sprintf("%s (no rule provides it)", written)
+	return label.NoLabel, "not found in the repository, the CUDA toolkit or the system headers"
 }

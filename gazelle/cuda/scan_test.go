@@ -114,7 +114,7 @@ func TestToolkitHeader(t *testing.T) {
 			t.Errorf("ToolkitHeader(%q) = %q, %v; want %q, true", include, got, ok, want)
 		}
 	}
-	for _, include := range []string{"vector", "helper_cuda.h", "mylib/cuda_utils.h", "nccl_extra.hpp"} {
+	for _, include := range []string{"vector", "helper_cuda.h", "mylib/cuda_utils.h", "nccl_extra.hpp", "cudnn_frontend.h", "cudnn_frontend_utils.h", "cusparseLt.h"} {
 		if got, ok := ToolkitHeader(include); ok {
 			t.Errorf("ToolkitHeader(%q) = %q, true; want not a toolkit header", include, got)
 		}

@@ -44,7 +44,9 @@ func ToolkitHeader(include string) (target string, ok bool) {
 // that are not in a subdirectory: every nvcc compile of a cu_library sees them.
 var runtimeHeaders = setOf(
 	"builtin_types.h", "channel_descriptor.h", "common_functions.h", "cooperative_groups.h",
-	"cuComplex.h", "cuda.h", "cudaEGL.h", "cudaProfiler.h", "cudaTypedefs.h", "cuda_awbarrier.h",
+	"cuComplex.h", "cuda.h", "cudaEGL.h", "cudaEGLTypedefs.h", "cudaGL.h", "cudaGLTypedefs.h",
+	"cudaProfiler.h", "cudaProfilerTypedefs.h", "cudaTypedefs.h", "cudaVDPAU.h", "cudaVDPAUTypedefs.h",
+	"cuda_egl_interop.h", "cuda_gl_interop.h", "cuda_vdpau_interop.h", "cudart_platform.h", "cuda_awbarrier.h",
 	"cuda_awbarrier_helpers.h", "cuda_awbarrier_primitives.h", "cuda_bf16.h", "cuda_bf16.hpp",
 	"cuda_device_runtime_api.h", "cuda_fp16.h", "cuda_fp16.hpp", "cuda_fp4.h", "cuda_fp4.hpp",
 	"cuda_fp6.h", "cuda_fp6.hpp", "cuda_fp8.h", "cuda_fp8.hpp", "cuda_occupancy.h",
@@ -62,11 +64,13 @@ var runtimeHeaders = setOf(
 )
 
 // libraryHeader maps header names to a library target of the @cuda hub: the exact names, or
-// every ".h" name that starts with prefix.
+// every ".h" name that starts with prefix but not with one of except (the headers of separate
+// products that share the prefix).
 type libraryHeader struct {
 	target string
 	exact  []string
 	prefix string
+	except []string
 }
 
 func (l libraryHeader) matches(p string) bool {
@@ -75,7 +79,15 @@ func (l libraryHeader) matches(p string) bool {
 			return true
 		}
 	}
-	return l.prefix != "" && strings.HasPrefix(p, l.prefix) && strings.HasSuffix(p, ".h")
+	if l.prefix == "" || !strings.HasPrefix(p, l.prefix) || !strings.HasSuffix(p, ".h") {
+		return false
+	}
+	for _, e := range l.except {
+		if strings.HasPrefix(p, e) {
+			return false
+		}
+	}
+	return true
 }
 
 // libraryHeaders are checked in order: the first match wins (cublasLt.h before cublas*.h).
@@ -87,12 +99,14 @@ var libraryHeaders = []libraryHeader{
 	{target: "cufftw", exact: []string{"cufftw.h"}},
 	{target: "cufft", prefix: "cufft"},   // cufft.h, cufftXt.h
 	{target: "curand", prefix: "curand"}, // curand.h, curand_kernel.h and its parts
-	{target: "cusparse", prefix: "cusparse"},
+	// cuSPARSELt (cusparseLt.h) is a product of its own.
+	{target: "cusparse", prefix: "cusparse", except: []string{"cusparseLt"}},
 	{target: "cusolver", prefix: "cusolver"}, // cusolverDn.h, cusolverSp.h, cusolver_common.h, ...
 	{target: "nvrtc", exact: []string{"nvrtc.h"}},
 	{target: "nvjitlink", exact: []string{"nvJitLink.h"}},
 	{target: "nvtx", prefix: "nvToolsExt"},
-	{target: "cudnn", prefix: "cudnn"},
+	// The cuDNN frontend (cudnn_frontend.h) is a header-only project of its own.
+	{target: "cudnn", prefix: "cudnn", except: []string{"cudnn_frontend"}},
 	{target: "nccl", exact: []string{"nccl.h", "nccl_net.h"}},
 }
 

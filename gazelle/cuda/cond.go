@@ -1,0 +1,588 @@
+package cuda
+
+import (
+	"strconv"
+	"strings"
+)
+
+// tri is a three-valued truth: a conditional group that is compiled (yes), skipped (no), or one
+// whose condition gazelle cannot evaluate (maybe).
+type tri int8
+
+const (
+	no tri = iota
+	maybe
+	yes
+)
+
+func (a tri) and(b tri) tri {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func (a tri) or(b tri) tri {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func (a tri) not() tri { return yes - a }
+
+// macro is what the preprocessor knows of one macro name.
+type macro struct {
+	// state: yes for a macro that is defined, no for one that is undefined (an #undef, or -U),
+	// maybe for one that may be defined (a #define in a group gazelle cannot evaluate, a macro
+	// the compiler defines in some compiles only).
+	state tri
+	// value is the replacement text of an object-like macro defined for sure ("" when known
+	// empty); known is false when the value is not known.
+	value string
+	known bool
+	// function is true for a function-like macro.
+	function bool
+}
+
+// macros is the macro table of one translation unit, by name. A name it does not hold is looked
+// up in the compiler's and the toolkit's (see builtinMacro).
+type macros map[string]macro
+
+func (m macros) lookup(name string) macro {
+	if d, ok := m[name]; ok {
+		return d
+	}
+	return builtinMacro(name)
+}
+
+// define records #define NAME VALUE (or -DNAME=VALUE) in a group of the given state.
+func (m macros) define(name, value string, function bool, state tri) {
+	switch state {
+	case yes:
+		m[name] = macro{state: yes, value: strings.TrimSpace(value), known: !function, function: function}
+	case maybe:
+		m[name] = macro{state: maybe}
+	}
+}
+
+// undef records #undef NAME in a group of the given state.
+func (m macros) undef(name string, state tri) {
+	switch state {
+	case yes:
+		m[name] = macro{state: no}
+	case maybe:
+		if m.lookup(name).state != no {
+			m[name] = macro{state: maybe}
+		}
+	}
+}
+
+// defineFlag records a -DNAME, -DNAME=VALUE or -UNAME of a rule (defines and local_defines
+// entries are given without -D).
+func (m macros) defineFlag(def string, undef bool) {
+	if undef {
+		m.undef(strings.TrimSpace(def), yes)
+		return
+	}
+	name, value, found := strings.Cut(def, "=")
+	name = strings.TrimSpace(name)
+	if !found {
+		value = "1"
+	}
+	if i := strings.IndexByte(name, '('); i >= 0 {
+		m.define(name[:i], value, true, yes)
+		return
+	}
+	if name != "" {
+		m.define(name, value, false, yes)
+	}
+}
+
+// Macros of the compile that cu_library runs on Linux (nvcc with gcc or clang as the host
+// compiler). A name in none of these lists, that no #define of the translation unit and no
+// define of the rule gives, is undefined, as the preprocessor takes it.
+var (
+	// builtinDefined are defined in every compile, with these values ("" when not known).
+	builtinDefined = map[string]string{
+		"__linux__": "1", "__linux": "1", "__unix__": "1", "__unix": "1", "__ELF__": "1",
+		"__CUDACC__": "1", "__NVCC__": "1", "__cplusplus": "", "__GNUC__": "", "__GNUC_MINOR__": "",
+		"__STDC__": "1", "__STDC_HOSTED__": "1", "__CHAR_BIT__": "8",
+	}
+	// builtinUndefined are names of other platforms and compilers that a prefix below would
+	// otherwise make unknown.
+	builtinUndefined = setOf(
+		"__APPLE__", "__MACH__", "__MINGW32__", "__MINGW64__", "__CYGWIN__", "__ANDROID__",
+		"__FreeBSD__", "__OpenBSD__", "__NetBSD__", "__QNX__", "__EMSCRIPTEN__", "__HIPCC__", "__HIP__",
+		"__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIP_PLATFORM_NVIDIA__", "__HIP_DEVICE_COMPILE__",
+		"__INTEL_COMPILER", "__INTEL_LLVM_COMPILER", "__NVCOMPILER", "__SYCL_DEVICE_ONLY__", "__OPENCL_VERSION__",
+	)
+	// unknownPrefixes start the names of macros that gazelle cannot know: those the compiler
+	// defines in some compiles only (__CUDA_ARCH__ in device passes, NDEBUG under -c opt,
+	// __x86_64__ on one host), and those that the toolkit's or the C library's headers define
+	// (CUDART_VERSION, NCCL_VERSION_CODE, __GLIBC__). Conditions on them are not evaluated.
+	unknownPrefixes = []string{
+		"__CUDA", "__NVCC", "__GNUC", "__GLIBC", "__clang", "__llvm", "__SIZEOF_", "__BYTE_ORDER",
+		"__ORDER_", "__x86_64", "__amd64", "__i386", "__aarch64", "__arm", "__ARM_", "__powerpc",
+		"__ppc", "__PPC", "__LP64__", "__ILP32__", "__STDC_", "__OPTIMIZE", "__FAST_MATH__", "__SSE",
+		"__AVX", "__FMA", "__F16C__", "__BMI", "__POPCNT__", "__cpp_", "__has_", "__GXX_", "__EXCEPTIONS",
+		"__SANITIZE_", "__CHAR_", "__INT", "__UINT", "__WCHAR", "__FLT", "__DBL", "__LDBL", "__VERSION__",
+		"_GLIBCXX", "_LIBCPP", "_LIBCUDACXX", "_OPENMP", "_POSIX", "_XOPEN", "_GNU_SOURCE",
+		"_DEFAULT_SOURCE", "_FILE_OFFSET_BITS", "_REENTRANT", "_LP64", "NDEBUG",
+		"CUDA_VERSION", "CUDART_", "CUBLAS", "CUDNN", "CUFFT", "CURAND", "CUSPARSE", "CUSOLVER", "NCCL_",
+		"NVRTC_", "NVTX", "NVJITLINK", "NV_", "THRUST_", "CUB_", "CCCL_", "CUTLASS_", "CUTE_",
+	}
+)
+
+// builtinMacro returns what gazelle knows of a macro that the translation unit does not define.
+func builtinMacro(name string) macro {
+	if v, ok := builtinDefined[name]; ok {
+		return macro{state: yes, value: v, known: v != ""}
+	}
+	if builtinUndefined[name] {
+		return macro{state: no}
+	}
+	for _, p := range unknownPrefixes {
+		if strings.HasPrefix(name, p) {
+			return macro{state: maybe}
+		}
+	}
+	return macro{state: no}
+}
+
+// ppToken is a token of a #if expression.
+type ppToken struct {
+	kind byte // 'n' number, 'i' identifier, 'o' operator or punctuator, '?' a value not known
+	text string
+	num  int64
+}
+
+// tokenize splits a #if expression; ok is false when it holds something gazelle does not
+// evaluate (a character or string literal, a stray character).
+func tokenize(s string) (toks []ppToken, ok bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n':
+			i++
+		case isDigit(c) || c == '.' && i+1 < len(s) && isDigit(s[i+1]):
+			j := i
+			for j < len(s) && (isIdentChar(s[j]) || s[j] == '.' || s[j] == '\'' ||
+				(s[j] == '+' || s[j] == '-') && j > i && strings.ContainsRune("eEpP", rune(s[j-1]))) {
+				j++
+			}
+			n, good := parseNumber(s[i:j])
+			if !good {
+				toks = append(toks, ppToken{kind: '?'})
+			} else {
+				toks = append(toks, ppToken{kind: 'n', num: n})
+			}
+			i = j
+		case isIdentChar(c):
+			j := i
+			for j < len(s) && isIdentChar(s[j]) {
+				j++
+			}
+			toks = append(toks, ppToken{kind: 'i', text: s[i:j]})
+			i = j
+		default:
+			op := ""
+			for _, o := range []string{"&&", "||", "==", "!=", "<=", ">=", "<<", ">>"} {
+				if strings.HasPrefix(s[i:], o) {
+					op = o
+					break
+				}
+			}
+			if op == "" {
+				if !strings.ContainsRune("()!~-+*/%<>&^|?:,", rune(c)) {
+					return nil, false
+				}
+				op = s[i : i+1]
+			}
+			toks = append(toks, ppToken{kind: 'o', text: op})
+			i += len(op)
+		}
+	}
+	return toks, true
+}
+
+// parseNumber reads an integer literal of the preprocessor (decimal, octal, hexadecimal or binary,
+// with digit separators and u/l suffixes).
+func parseNumber(s string) (int64, bool) {
+	s = strings.ReplaceAll(s, "'", "")
+	s = strings.TrimRight(s, "uUlL")
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// evalCondition evaluates the expression of #if or #elif: yes when it is not zero, no when it is,
+// maybe when it needs something gazelle does not know (a macro it cannot know, a function-like
+// macro, a construct the evaluator does not handle). has tells whether the compile finds a header,
+// for __has_include.
+func evalCondition(expr string, m macros, has func(Include) tri) tri {
+	expr, ok := replaceHasInclude(expr, has)
+	if !ok {
+		return maybe
+	}
+	toks, ok := tokenize(expr)
+	if !ok {
+		return maybe
+	}
+	toks, ok = expand(toks, m, map[string]bool{}, 0)
+	if !ok {
+		return maybe
+	}
+	p := &exprParser{toks: toks}
+	v := p.ternary()
+	if p.bad || p.pos != len(p.toks) || !v.known {
+		return maybe
+	}
+	if v.n != 0 {
+		return yes
+	}
+	return no
+}
+
+// replaceHasInclude replaces each __has_include("h") and __has_include(<h>) of expr by 1 or 0,
+// or by a name whose value is not known; ok is false for a malformed one. __has_include_next is
+// not known.
+func replaceHasInclude(expr string, has func(Include) tri) (string, bool) {
+	const name = "__has_include"
+	var b strings.Builder
+	for {
+		i := strings.Index(expr, name)
+		if i < 0 {
+			b.WriteString(expr)
+			return b.String(), true
+		}
+		b.WriteString(expr[:i])
+		rest := expr[i+len(name):]
+		if rest != "" && isIdentChar(rest[0]) || i > 0 && isIdentChar(expr[i-1]) {
+			// __has_include_next, or a longer name: left to the evaluator.
+			b.WriteString(name)
+			expr = rest
+			continue
+		}
+		rest = strings.TrimLeft(rest, spaces)
+		if !strings.HasPrefix(rest, "(") {
+			return "", false
+		}
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return "", false
+		}
+		inc, ok := parseIncludeArg(strings.TrimSpace(rest[1:end]))
+		if !ok {
+			return "", false
+		}
+		switch has(inc) {
+		case yes:
+			b.WriteString(" 1 ")
+		case no:
+			b.WriteString(" 0 ")
+		default:
+			b.WriteString(" __has_include_unknown ")
+		}
+		expr = rest[end+1:]
+	}
+}
+
+// expand replaces defined X and defined(X) by their values and macro names by their replacement
+// (or a value not known); other identifiers are 0 (true and false are 1 and 0). ok is false when
+// the expression cannot be expanded (a malformed defined, a recursion too deep).
+func expand(toks []ppToken, m macros, active map[string]bool, depth int) ([]ppToken, bool) {
+	if depth > 32 {
+		return nil, false
+	}
+	var out []ppToken
+	unknown := ppToken{kind: '?'}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != 'i' {
+			out = append(out, t)
+			continue
+		}
+		call := i+1 < len(toks) && toks[i+1].kind == 'o' && toks[i+1].text == "("
+		switch {
+		case t.text == "defined":
+			name, next := "", i+1
+			switch {
+			case next < len(toks) && toks[next].kind == 'i':
+				name = toks[next].text
+				i = next
+			case next+2 < len(toks) && toks[next].text == "(" && toks[next+1].kind == 'i' && toks[next+2].text == ")":
+				name = toks[next+1].text
+				i = next + 2
+			default:
+				return nil, false
+			}
+			switch m.lookup(name).state {
+			case yes:
+				out = append(out, ppToken{kind: 'n', num: 1})
+			case no:
+				out = append(out, ppToken{kind: 'n', num: 0})
+			default:
+				out = append(out, unknown)
+			}
+		case t.text == "true" || t.text == "false":
+			n := int64(0)
+			if t.text == "true" {
+				n = 1
+			}
+			out = append(out, ppToken{kind: 'n', num: n})
+		default:
+			d := m.lookup(t.text)
+			switch {
+			case call && (d.state != no || strings.HasPrefix(t.text, "__has_")):
+				// A function-like macro (or __has_include, __has_builtin, ...): its call is a
+				// value gazelle does not know.
+				end := closingParen(toks, i+1)
+				if end < 0 {
+					return nil, false
+				}
+				out = append(out, unknown)
+				i = end
+			case d.state == no || d.state == yes && d.function:
+				out = append(out, ppToken{kind: 'n', num: 0})
+			case d.state == maybe || !d.known || active[t.text]:
+				out = append(out, unknown)
+			default:
+				repl, ok := tokenize(d.value)
+				if !ok || len(repl) == 0 {
+					out = append(out, unknown)
+					continue
+				}
+				active[t.text] = true
+				sub, ok := expand(repl, m, active, depth+1)
+				delete(active, t.text)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, ppToken{kind: 'o', text: "("})
+				out = append(out, sub...)
+				out = append(out, ppToken{kind: 'o', text: ")"})
+			}
+		}
+	}
+	return out, true
+}
+
+// closingParen returns the index of the ")" matching the "(" at toks[open], or -1.
+func closingParen(toks []ppToken, open int) int {
+	depth := 0
+	for i := open; i < len(toks); i++ {
+		if toks[i].kind != 'o' {
+			continue
+		}
+		switch toks[i].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// value is the result of a subexpression: n when known.
+type value struct {
+	n     int64
+	known bool
+}
+
+func known(n int64) value { return value{n: n, known: true} }
+
+func boolValue(b bool) value {
+	if b {
+		return known(1)
+	}
+	return known(0)
+}
+
+// exprParser evaluates an expanded #if expression by precedence climbing. Unknown operands make
+// the result unknown, except where && and || and ?: decide without them.
+type exprParser struct {
+	toks []ppToken
+	pos  int
+	bad  bool
+}
+
+func (p *exprParser) peek() string {
+	if p.pos < len(p.toks) && p.toks[p.pos].kind == 'o' {
+		return p.toks[p.pos].text
+	}
+	return ""
+}
+
+func (p *exprParser) ternary() value {
+	c := p.binary(0)
+	if p.peek() != "?" {
+		return c
+	}
+	p.pos++
+	a := p.ternary()
+	if p.peek() != ":" {
+		p.bad = true
+		return value{}
+	}
+	p.pos++
+	b := p.ternary()
+	switch {
+	case !c.known:
+		if a.known && b.known && a.n == b.n {
+			return a
+		}
+		return value{}
+	case c.n != 0:
+		return a
+	default:
+		return b
+	}
+}
+
+// binaryPrecedence are the binary operators of #if expressions, loosest first.
+var binaryPrecedence = map[string]int{
+	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+	"<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}
+
+func (p *exprParser) binary(min int) value {
+	left := p.unary()
+	for {
+		op := p.peek()
+		prec, ok := binaryPrecedence[op]
+		if !ok || prec <= min {
+			return left
+		}
+		p.pos++
+		right := p.binary(prec)
+		left = apply(op, left, right)
+	}
+}
+
+func apply(op string, a, b value) value {
+	switch op {
+	case "&&":
+		if a.known && a.n == 0 || b.known && b.n == 0 {
+			return known(0)
+		}
+		if a.known && b.known {
+			return known(1)
+		}
+		return value{}
+	case "||":
+		if a.known && a.n != 0 || b.known && b.n != 0 {
+			return known(1)
+		}
+		if a.known && b.known {
+			return known(0)
+		}
+		return value{}
+	}
+	if !a.known || !b.known {
+		return value{}
+	}
+	x, y := a.n, b.n
+	switch op {
+	case "|":
+		return known(x | y)
+	case "^":
+		return known(x ^ y)
+	case "&":
+		return known(x & y)
+	case "==":
+		return boolValue(x == y)
+	case "!=":
+		return boolValue(x != y)
+	case "<":
+		return boolValue(x < y)
+	case ">":
+		return boolValue(x > y)
+	case "<=":
+		return boolValue(x <= y)
+	case ">=":
+		return boolValue(x >= y)
+	case "<<":
+		if y < 0 || y > 63 {
+			return value{}
+		}
+		return known(x << uint(y))
+	case ">>":
+		if y < 0 || y > 63 {
+			return value{}
+		}
+		return known(x >> uint(y))
+	case "+":
+		return known(x + y)
+	case "-":
+		return known(x - y)
+	case "*":
+		return known(x * y)
+	case "/", "%":
+		if y == 0 {
+			return value{}
+		}
+		if op == "/" {
+			return known(x / y)
+		}
+		return known(x % y)
+	}
+	return value{}
+}
+
+func (p *exprParser) unary() value {
+	if p.pos >= len(p.toks) {
+		p.bad = true
+		return value{}
+	}
+	t := p.toks[p.pos]
+	p.pos++
+	switch t.kind {
+	case 'n':
+		return known(t.num)
+	case '?':
+		return value{}
+	case 'o':
+		switch t.text {
+		case "(":
+			v := p.ternary()
+			if p.peek() != ")" {
+				p.bad = true
+				return value{}
+			}
+			p.pos++
+			return v
+		case "!", "~", "-", "+":
+			v := p.unary()
+			if !v.known {
+				return v
+			}
+			switch t.text {
+			case "!":
+				return boolValue(v.n == 0)
+			case "~":
+				return known(^v.n)
+			case "-":
+				return known(-v.n)
+			}
+			return v
+		}
+	}
+	p.bad = true
+	return value{}
+}

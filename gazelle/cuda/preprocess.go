@@ -1,0 +1,325 @@
+package cuda
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// reached is an #include directive that a translation unit compiles, or may compile.
+type reached struct {
+	// from is the workspace-relative path of the file that holds the directive.
+	from string
+	inc  Include
+	// state is yes, or maybe when the directive is in a conditional group gazelle cannot
+	// evaluate; why then names the condition.
+	state tri
+	why   string
+}
+
+// Limits of one translation unit's walk through the repository's headers: the nesting of
+// includes (gcc stops at 200) and the number of files entered.
+const (
+	maxIncludeDepth = 64
+	maxUnitFiles    = 20000
+)
+
+// preprocessor evaluates the conditional compilation of the repository's sources, enough to tell
+// which #include directives a compile reaches: #if, #ifdef, #ifndef, #elif, #elifdef, #elifndef,
+// #else and #endif, with #define and #undef (see evalCondition for the expressions). It follows
+// includes that name files of the repository (as found on the search path of searchPaths), so
+// that include guards, #pragma once and macros a header of the repository defines take effect;
+// headers of the toolkit and the system are not read.
+type preprocessor struct {
+	root string
+	// files are the directives of the files read, by workspace-relative path; a nil entry is a
+	// file that cannot be read.
+	files map[string][]directive
+	// alone are, for each header entered, the indexes of its #include directives that it
+	// reaches compiled on its own (yes or maybe), with the compiler's macros only.
+	alone map[string]map[int]bool
+}
+
+func newPreprocessor(root string) *preprocessor {
+	return &preprocessor{root: root, files: map[string][]directive{}, alone: map[string]map[int]bool{}}
+}
+
+// seed gives the source of a file that the caller has read already.
+func (pp *preprocessor) seed(rel string, src []byte) {
+	if _, ok := pp.files[rel]; !ok {
+		pp.files[rel] = parseDirectives(src)
+	}
+}
+
+// directives returns the directives of the repository file rel; false when it is not a
+// readable regular file.
+func (pp *preprocessor) directives(rel string) ([]directive, bool) {
+	if ds, ok := pp.files[rel]; ok {
+		return ds, ds != nil
+	}
+	var ds []directive
+	p := filepath.Join(pp.root, filepath.FromSlash(rel))
+	if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+		if src, err := os.ReadFile(p); err == nil {
+			ds = parseDirectives(src)
+			if ds == nil {
+				ds = []directive{}
+			}
+		}
+	}
+	pp.files[rel] = ds
+	return ds, ds != nil
+}
+
+// locate returns the repository file that an include of file from names, searched as
+// searchPaths says with the directives cc; false when it names no file of the repository.
+func (pp *preprocessor) locate(cc *cudaConfig, from string, inc Include) (string, bool) {
+	for _, d := range searchPaths(cc, path.Dir(from), inc.Quoted) {
+		p := path.Join(d, inc.Path)
+		if p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+			continue
+		}
+		if _, ok := pp.directives(p); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// unit walks the translation unit of file rel compiled with the macros defs (-DNAME[=VALUE] and
+// -UNAME flags), with the include directories of cc (known tells whether a header that is not a
+// file of the repository, the toolkit's or the system's is provided, for __has_include), and
+// calls visit for each #include directive it reaches that belongs to it: the
+// directives of rel itself, and those of the repository headers it includes that a compile of
+// the header on its own does not reach (includes that the unit's macros turn on).
+func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known func(Include) bool, visit func(reached)) {
+	m := macros{}
+	for _, d := range defs {
+		switch {
+		case strings.HasPrefix(d, "-D"):
+			m.defineFlag(d[2:], false)
+		case strings.HasPrefix(d, "-U"):
+			m.defineFlag(d[2:], true)
+		}
+	}
+	w := &walk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
+	w.file(rel, yes, 0, func(file string, depth, idx int, r reached) {
+		if depth == 0 || !pp.reachedAlone(cc, known, file)[idx] {
+			visit(r)
+		}
+	})
+}
+
+// reachedAlone returns the indexes of the #include directives of header rel that a compile of it
+// on its own reaches (computed once, with the first caller's cc and known).
+func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(Include) bool, rel string) map[int]bool {
+	if s, ok := pp.alone[rel]; ok {
+		return s
+	}
+	s := map[int]bool{}
+	pp.alone[rel] = s
+	w := &walk{pp: pp, cc: cc, known: known, m: macros{}, once: map[string]bool{}}
+	w.file(rel, yes, 0, func(file string, depth, idx int, r reached) {
+		if depth == 0 {
+			s[idx] = true
+		}
+	})
+	return s
+}
+
+// walk is the state of one translation unit.
+type walk struct {
+	pp      *preprocessor
+	cc      *cudaConfig
+	known   func(Include) bool
+	m       macros
+	once    map[string]bool // files with #pragma once entered
+	entered int
+}
+
+// group is an open #if, #ifdef or #ifndef.
+type group struct {
+	parent tri    // the state of the enclosing group
+	taken  tri    // whether a branch of the chain so far is compiled
+	own    tri    // the state of the current branch's own condition
+	why    string // the directive of the current branch, when own is maybe
+}
+
+// file walks the directives of file rel, entered in a group of state base, at include depth
+// depth; it calls visit for each include directive in a group that is compiled or may be.
+func (w *walk) file(rel string, base tri, depth int, visit func(file string, depth, idx int, r reached)) {
+	ds, ok := w.pp.directives(rel)
+	if !ok || w.once[rel] || depth > maxIncludeDepth || w.entered >= maxUnitFiles {
+		return
+	}
+	w.entered++
+	var stack []group
+	cur := base
+	why := func() string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i].own == maybe {
+				return stack[i].why
+			}
+		}
+		return ""
+	}
+	for idx, d := range ds {
+		where := func() string { return fmt.Sprintf("%s:%d: #%s %s", rel, d.line, d.name, d.arg) }
+		switch d.name {
+		case "if", "ifdef", "ifndef":
+			guard := d.name == "ifndef" && idx+1 < len(ds) && ds[idx+1].name == "define" && firstIdentifier(ds[idx+1].arg) == firstIdentifier(d.arg)
+			c := w.condition(rel, d.name, d.arg, cur, guard)
+			stack = append(stack, group{parent: cur, taken: c, own: c, why: where()})
+			cur = cur.and(c)
+			continue
+		case "elif", "elifdef", "elifndef", "else":
+			if len(stack) == 0 {
+				continue
+			}
+			g := &stack[len(stack)-1]
+			c := yes
+			if d.name != "else" {
+				c = w.condition(rel, strings.TrimPrefix(d.name, "el"), d.arg, g.parent.and(g.taken.not()), false)
+			}
+			g.own = g.taken.not().and(c)
+			g.why = where()
+			g.taken = g.taken.or(c)
+			cur = g.parent.and(g.own)
+			continue
+		case "endif":
+			if len(stack) > 0 {
+				cur = stack[len(stack)-1].parent
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		if cur == no {
+			continue
+		}
+		switch d.name {
+		case "define":
+			if name, value, function, ok := parseDefine(d.arg); ok {
+				w.m.define(name, value, function, cur)
+			}
+		case "undef":
+			if name := firstIdentifier(d.arg); name != "" {
+				w.m.undef(name, cur)
+			}
+		case "pragma":
+			if cur == yes && strings.TrimSpace(d.arg) == "once" {
+				w.once[rel] = true
+			}
+		case "include":
+			if d.include == nil {
+				continue
+			}
+			r := reached{from: rel, inc: *d.include, state: cur}
+			if cur == maybe {
+				r.why = why()
+			}
+			visit(rel, depth, idx, r)
+			if p, ok := w.pp.locate(w.cc, rel, *d.include); ok {
+				w.file(p, cur, depth+1, visit)
+			}
+		}
+	}
+}
+
+// condition evaluates the condition of #if (expression), #ifdef or #ifndef (name) in a group of
+// state cur; a condition in a group that is not compiled is not evaluated.
+func (w *walk) condition(rel, kind, arg string, cur tri, guard bool) tri {
+	if cur == no {
+		return no
+	}
+	if kind == "if" {
+		return evalCondition(arg, w.m, func(inc Include) tri { return w.has(rel, inc) })
+	}
+	name := firstIdentifier(arg)
+	if name == "" {
+		return maybe
+	}
+	s := w.m.lookup(name).state
+	if guard {
+		// An include guard is the file's own name: defined only by the file.
+		s = w.m[name].state
+	}
+	if kind == "ifndef" {
+		return s.not()
+	}
+	return s
+}
+
+// has tells whether an include of file from finds a header: a file of the repository, a header of
+// the toolkit (those of its libraries included: a dep provides them) or of the system, or one
+// that known says is provided.
+func (w *walk) has(from string, inc Include) tri {
+	if _, ok := w.pp.locate(w.cc, from, inc); ok {
+		return yes
+	}
+	if _, ok := ToolkitHeader(inc.Path); ok || SystemHeader(inc.Path) || w.known != nil && w.known(inc) {
+		return yes
+	}
+	return no
+}
+
+// parseDefine reads what follows #define: NAME, NAME VALUE or NAME(PARAMS) BODY.
+func parseDefine(arg string) (name, value string, function, ok bool) {
+	name = firstIdentifier(arg)
+	if name == "" || !strings.HasPrefix(arg, name) {
+		return "", "", false, false
+	}
+	rest := arg[len(name):]
+	if strings.HasPrefix(rest, "(") {
+		return name, "", true, true
+	}
+	return name, strings.TrimSpace(rest), false, true
+}
+
+// firstIdentifier returns the identifier that s starts with (after spaces), or "".
+func firstIdentifier(s string) string {
+	s = strings.TrimLeft(s, spaces)
+	n := 0
+	for n < len(s) && isIdentChar(s[n]) {
+		n++
+	}
+	if n == 0 || isDigit(s[0]) {
+		return ""
+	}
+	return s[:n]
+}
+
+// ruleDefines returns the macros a rule's compiles get from its own attributes, as -DNAME[=VALUE]
+// and -UNAME flags, in order: defines and local_defines, then -D and -U options of copts and
+// host_copts. Values that are not plain lists of strings (a select()) are not read.
+func ruleDefines(r *rule.Rule) []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for _, key := range []string{"defines", "local_defines"} {
+		for _, d := range r.AttrStrings(key) {
+			out = append(out, "-D"+d)
+		}
+	}
+	for _, key := range []string{"copts", "host_copts"} {
+		opts := r.AttrStrings(key)
+		for i := 0; i < len(opts); i++ {
+			o := opts[i]
+			if o != "-D" && o != "-U" {
+				if strings.HasPrefix(o, "-D") || strings.HasPrefix(o, "-U") {
+					out = append(out, o)
+				}
+				continue
+			}
+			if i+1 < len(opts) {
+				out = append(out, o+opts[i+1])
+				i++
+			}
+		}
+	}
+	return out
+}
