@@ -37,6 +37,10 @@
 //     headers that the existing rule lists in srcs (private headers stay private).
 //   - hdrs: every other header of the directory (.cuh, .h, .hh, .hpp, .inc): all of them are
 //     public, includable by other packages. Move one to srcs by hand to make it private.
+//   - textual_hdrs: the .cu files that a source of the repository includes (#include "train.cu",
+//     from this directory or another package; includes under conditions that a compile with the
+//     compiler's macros skips do not count): they compile only inside their includer, so they
+//     leave srcs, except one that defines main(), a program of its own that another includes.
 //   - deps: resolved from the #include lines of those files (see Resolving includes).
 //   - includes = ["."] on the rule of an include directory, so that nvcc finds its headers by
 //     their names alone; set only when the rule has no includes attribute.
@@ -57,10 +61,10 @@
 // glob(), the .cc files a cgo go_library compiles) are left to that rule. A subdirectory whose
 // files a rule of an ancestor package lists (srcs = ["csrc/kernel.cu"]) gets no build file.
 //
-// Gazelle owns srcs, hdrs and deps (hand additions need a "# keep" comment, as for Go rules),
-// archs only while cuda_archs is set, and a generated cc_binary's deps. It adds includes and rdc
-// only where they are missing. All other attributes (copts, host_copts, defines, linkopts,
-// visibility, tags, ...) are the user's and survive every run. A cu_library whose srcs or hdrs
+// Gazelle owns srcs, hdrs, textual_hdrs and deps (hand additions need a "# keep" comment, as for
+// Go rules), archs only while cuda_archs is set, and a generated cc_binary's deps. It adds
+// includes and rdc only where they are missing. All other attributes (copts, host_copts, defines,
+// linkopts, visibility, tags, ...) are the user's and survive every run. A cu_library whose srcs or hdrs
 // is a glob, select or concatenation is left alone.
 //
 // When the .cu and .cuh files of the directory's cu_library are all gone, the rule is deleted;

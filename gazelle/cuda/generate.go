@@ -45,6 +45,7 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 		return res
 	}
 	g := newGenerator(args, cc)
+	g.splitTextual(l.includedCu(args.Config, cc))
 
 	name, adopted, renamedFrom := g.pickName()
 	var gen *rule.Rule
@@ -98,6 +99,8 @@ type generator struct {
 	claimedSrcs, claimedHdrs map[string]bool
 
 	cuSrcs, hostSrcs, headers []string
+	// textualSrcs are .cu files that a source includes (see splitTextual): textual_hdrs.
+	textualSrcs []string
 	// hasCuda: the directory has .cu or .cuh files that are not another rule's.
 	hasCuda bool
 	// wanted: the directory gets a cu_library (see wantsLibrary).
@@ -303,11 +306,11 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 	sort.Strings(srcs)
 
 	r := rule.NewRule(cuLibraryKind, name)
-	r.SetSortedAttrs([]string{"srcs", "hdrs", "deps"})
+	r.SetSortedAttrs([]string{"srcs", "hdrs", "textual_hdrs", "deps"})
 	if renamedFrom != nil {
 		for _, key := range renamedFrom.AttrKeys() {
 			switch key {
-			case "name", "srcs", "hdrs", "deps":
+			case "name", "srcs", "hdrs", "textual_hdrs", "deps":
 			default:
 				r.SetAttr(key, renamedFrom.Attr(key))
 			}
@@ -318,6 +321,9 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 	}
 	if len(hdrs) > 0 {
 		r.SetAttr("hdrs", hdrs)
+	}
+	if len(g.textualSrcs) > 0 {
+		r.SetAttr("textual_hdrs", g.textualSrcs)
 	}
 	if old == nil && !g.hasDefaultVisibility() {
 		// New rules are public, like the Go extension's libraries; the user owns visibility
@@ -363,10 +369,19 @@ func (g *generator) includes(r *rule.Rule) *ruleIncludes {
 			}
 		}
 	}
-	files := append(r.AttrStrings("srcs"), r.AttrStrings("hdrs")...)
+	textual := map[string]bool{}
+	for _, f := range r.AttrStrings("textual_hdrs") {
+		textual[f] = true
+	}
+	files := append(append(r.AttrStrings("srcs"), r.AttrStrings("hdrs")...), r.AttrStrings("textual_hdrs")...)
+	seen := map[string]bool{}
 	for _, f := range files {
+		if seen[f] {
+			continue // a .cu in srcs and textual_hdrs
+		}
+		seen[f] = true
 		p := path.Join(g.args.Rel, f)
-		if headerExts[path.Ext(f)] {
+		if headerExts[path.Ext(f)] || textual[f] {
 			ri.own[p] = true
 		}
 		src, ok := g.read(f)
@@ -396,7 +411,7 @@ func (g *generator) read(f string) ([]byte, bool) {
 // exists any more.
 func (g *generator) cudaSourcesGone(r *rule.Rule) bool {
 	listed := false
-	for _, key := range []string{"srcs", "hdrs"} {
+	for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
 		for _, f := range localFiles(r.AttrStrings(key)) {
 			if ext := path.Ext(f); ext != ".cu" && ext != ".cuh" {
 				continue
@@ -416,7 +431,7 @@ func (g *generator) allFilesGone(r *rule.Rule) bool {
 		return false
 	}
 	listed := false
-	for _, key := range []string{"srcs", "hdrs"} {
+	for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
 		for _, f := range localFiles(r.AttrStrings(key)) {
 			listed = true
 			if g.exists(f) {

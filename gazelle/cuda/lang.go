@@ -20,8 +20,11 @@ type cudaLang struct {
 	repoName string
 	// rulesRepo is the value of the root build file's cuda_rules_repo directive, if any.
 	rulesRepo *string
-	// pp reads the repository's sources for Resolve, once per run.
+	// pp reads the repository's sources, once per run.
 	pp *preprocessor
+	// cuIncluded are the .cu files that sources include (see includedCu), once per run.
+	cuIncluded     map[string]bool
+	cuIncludedRoot string
 }
 
 // NewLanguage returns the CUDA language extension, for gazelle_binary's languages.
@@ -52,8 +55,8 @@ func (*cudaLang) Kinds() map[string]rule.KindInfo {
 
 var kinds = map[string]rule.KindInfo{
 	cuLibraryKind: {
-		NonEmptyAttrs:  map[string]bool{"srcs": true, "hdrs": true},
-		MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true, "archs": true},
+		NonEmptyAttrs:  map[string]bool{"srcs": true, "hdrs": true, "textual_hdrs": true},
+		MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true, "textual_hdrs": true, "archs": true},
 		ResolveAttrs:   map[string]bool{"deps": true},
 	},
 	goCudaLibraryKind: goCudaLibraryKindInfo(),

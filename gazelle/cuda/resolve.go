@@ -17,17 +17,15 @@ import (
 )
 
 // Imports implements resolve.Resolver: a cu_library or cc_library is indexed under the
-// workspace-relative paths of its public headers (hdrs, and textual_hdrs of a cc_library), plus
+// workspace-relative paths of its public headers (hdrs and textual_hdrs), plus
 // the shorter paths its includes attribute (and a cc_library's strip_include_prefix and
 // include_prefix) make them includable by. Headers listed with glob() are found by expanding the
 // glob against the package's files; a select() or another expression gazelle cannot evaluate is
 // logged, and those headers are not indexed.
 func (*cudaLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.ImportSpec {
-	keys := []string{"hdrs"}
+	keys := []string{"hdrs", "textual_hdrs"}
 	switch r.Kind() {
-	case cuLibraryKind:
-	case ccLibraryKind:
-		keys = append(keys, "textual_hdrs")
+	case cuLibraryKind, ccLibraryKind:
 	default:
 		return nil
 	}
@@ -124,9 +122,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 		return
 	}
 	cc := getCudaConfig(c)
-	if l.pp == nil || l.pp.root != c.RepoRoot {
-		l.pp = newPreprocessor(c.RepoRoot)
-	}
+	pp := l.preprocessor(c.RepoRoot)
 	r.DelAttr("deps")
 	known := func(inc Include) bool {
 		_, ok := resolve.FindRuleWithOverride(c, resolve.ImportSpec{Lang: languageName, Imp: inc.Path}, languageName)
@@ -134,7 +130,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 	}
 	deps := map[string]bool{}
 	for _, fi := range ri.files {
-		l.pp.seed(fi.path, fi.src)
+		pp.seed(fi.path, fi.src)
 		var problems, unsure []string
 		seen := map[string]bool{}
 		note := func(list *[]string, msg string) {
@@ -143,7 +139,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 				*list = append(*list, msg)
 			}
 		}
-		l.pp.unit(cc, fi.path, ri.defines, known, func(inc reached) {
+		pp.unit(cc, fi.path, ri.defines, known, func(inc reached) {
 			dirs := searchPaths(cc, path.Dir(inc.from), inc.inc.Quoted)
 			dep, problem := resolveInclude(c, ix, ri.own, from, dirs, inc.inc)
 			written := writtenInclude(inc.inc)

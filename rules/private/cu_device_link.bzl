@@ -7,19 +7,22 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":archs.bzl", "resolve_archs")
-load(":device_link.bzl", "check_archs", "check_linked_once", "collect", "linked_info", "part_archs", "real_archs", device_link = "link")
+load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "part_archs", "real_archs", "without_device_links", device_link = "link")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
 def _cu_device_link_impl(ctx):
     cc_info = cc_common.merge_cc_infos(cc_infos = [d[CcInfo] for d in ctx.attr.deps])
     pending = collect(ctx.label, ctx.attr.deps, [], [])
-    err = check_linked_once(ctx.label, pending)
-    if err:
-        fail(err)
     if not ctx.attr._build_cuda[BuildSettingInfo].value or not (pending.objects or pending.libraries):
         # Nothing to link (no rdc parts below, or --config=cpu): the deps as they are.
+        err = check_linked_once(ctx.label, pending)
+        if err:
+            fail(err)
         return [cc_info, linked_info(pending)]
+
+    # The code that rdc targets below device-linked themselves is linked here again (see absorb).
+    pending = absorb(pending)
 
     toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
     cuda = toolchain.cuda if toolchain else None
@@ -54,13 +57,13 @@ def _cu_device_link_impl(ctx):
             objects = depset([dlink], transitive = [pending.objects]),
             pic_objects = depset([dlink], transitive = [pending.objects]),
         ),
-        linking_contexts = [cc_info.linking_context, cuda.cudadevrt.linking_context],
+        linking_contexts = [without_device_links(cc_info.linking_context, pending.owners), cuda.cudadevrt.linking_context],
         disallow_dynamic_library = True,
     )
     return [
         DefaultInfo(files = depset([dlink])),
         CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
-        linked_info(pending),
+        linked_info(pending, ctx.label),
     ]
 
 cu_device_link = rule(

@@ -9,7 +9,7 @@ load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":actions.bzl", "nvcc_compile")
 load(":archs.bzl", "resolve_archs")
-load(":device_link.bzl", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", device_link = "link")
+load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 _COMPILED = ["cu", "cc", "cpp", "cxx"]
@@ -30,7 +30,9 @@ def _repo_relative(f):
     return f.short_path
 
 def _cu_library_impl(ctx):
-    hdrs = ctx.files.hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
+    # Textual headers (a .cu that another source #includes) are inputs of the compiles that
+    # include them, here and in dependents, and are never compiled on their own.
+    hdrs = ctx.files.hdrs + ctx.files.textual_hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
 
     # Like cc_library: the repository root (and its bin dir) for workspace-relative #include "a/b.h".
     root = ctx.label.workspace_root or "."
@@ -49,7 +51,16 @@ def _cu_library_impl(ctx):
         return [
             DefaultInfo(files = depset()),
             CcInfo(compilation_context = cc_info.compilation_context),
-            CuInfo(rdc_objects = depset(), rdc_libraries = depset(), rdc_archs = depset(), device_linked = depset()),
+            CuInfo(
+                rdc_objects = depset(),
+                rdc_libraries = depset(),
+                rdc_archs = depset(),
+                device_linked = depset(),
+                linked_objects = depset(),
+                linked_libraries = depset(),
+                linked_archs = depset(),
+                linked_owners = depset(),
+            ),
         ]
 
     toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
@@ -100,20 +111,19 @@ def _cu_library_impl(ctx):
             rdc = ctx.attr.rdc,
             fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
             compilation_context = cc_info.compilation_context,
-            copts = ctx.attr.copts,
+            copts = ["-D" + d for d in ctx.attr.local_defines] + ctx.attr.copts,
             host_copts = ctx.attr.host_copts,
         )
         objects.append(obj)
 
     # Relocatable device code: this target's and that of the rdc parts below it is device-linked
-    # here once, unless this target is itself a part (device_link = False). See device_link.bzl:
-    # the device-link object and the parts' objects join this target's archive.
+    # here once, unless this target is itself a part (device_link = False), together with the code
+    # that rdc targets below device-linked themselves (absorb). See device_link.bzl: the
+    # device-link object and the other targets' objects join this target's archive.
     pending = collect(ctx.label, ctx.attr.deps, objects if ctx.attr.rdc else [], gencode)
-    err = check_linked_once(ctx.label, pending)
-    if err:
-        fail(err)
     runtime = [cuda.cudart.linking_context]
     linked = []
+    deps_linking_context = cc_info.linking_context
     if ctx.attr.rdc or pending.objects or pending.libraries:
         if not cuda.cudadevrt:
             fail("cu_library %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
@@ -122,12 +132,18 @@ def _cu_library_impl(ctx):
         if not ctx.attr.rdc:
             fail("cu_library %s: device_link = False leaves relocatable device code to a consumer; it needs rdc = True." % ctx.label)
         cu_info = pending_info(pending)
+    elif pending.objects or pending.libraries:
+        pending = absorb(pending)
+        err = check_archs(ctx.label, pending, real_archs(gencode))
+        if err:
+            fail(err)
+        linked = [device_link(ctx, cuda, host, pending, gencode)] + [o for o in pending.objects.to_list() if o not in objects]
+        deps_linking_context = without_device_links(deps_linking_context, pending.owners)
+        cu_info = linked_info(pending, ctx.label)
     else:
-        if pending.objects or pending.libraries:
-            err = check_archs(ctx.label, pending, real_archs(gencode))
-            if err:
-                fail(err)
-            linked = [device_link(ctx, cuda, host, pending, gencode)] + [o for o in pending.objects.to_list() if o not in objects]
+        err = check_linked_once(ctx.label, pending)
+        if err:
+            fail(err)
         cu_info = linked_info(pending)
 
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
@@ -140,7 +156,7 @@ def _cu_library_impl(ctx):
             pic_objects = depset(objects + linked),
         ),
         user_link_flags = ctx.attr.linkopts + ["-lstdc++"],
-        linking_contexts = [cc_info.linking_context] + runtime,
+        linking_contexts = [deps_linking_context] + runtime,
         # With a device link whole, for a cc_binary: a static library's device code (cuFFT's) may be
         # all that refers to the device-link object, from a later archive.
         alwayslink = bool(linked),
@@ -170,10 +186,17 @@ default). Under --config=cpu it compiles nothing and needs no toolkit.""",
             doc = ".cu files (CUDA), .cc/.cpp/.cxx helpers (host C++ compiled by nvcc, CUDA headers available), private headers.",
         ),
         "hdrs": attr.label_list(allow_files = _HEADERS, doc = "Public headers, visible to dependents."),
+        "textual_hdrs": attr.label_list(
+            allow_files = [".cu", ".cc", ".cpp", ".cxx"] + _HEADERS,
+            doc = """Files that sources #include textually and that are not compiled on their own (like
+cc_library.textual_hdrs): a .cu included by another .cu (`#include "train.cu"`), or a header that
+only compiles inside its includer. Available to this target's compiles and to dependents'.""",
+        ),
         "deps": attr.label_list(providers = [CcInfo], doc = "cu_library, cc_library or anything with CcInfo."),
         "copts": attr.string_list(doc = "Extra nvcc options, e.g. ['--expt-relaxed-constexpr']."),
         "host_copts": attr.string_list(doc = "Host-compiler options, each passed with -Xcompiler."),
         "defines": attr.string_list(doc = "Preprocessor defines, propagated to dependents (like cc_library.defines)."),
+        "local_defines": attr.string_list(doc = "Preprocessor defines for this target's compiles only, not propagated (like cc_library.local_defines)."),
         "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),
         "linkopts": attr.string_list(doc = "Linker flags, propagated to the final link."),
         "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
@@ -181,9 +204,11 @@ default). Under --config=cpu it compiles nothing and needs no toolkit.""",
         "device_link": attr.bool(
             default = True,
             doc = """True (default): device-link here this target's relocatable device code and that of the rdc
-parts below it, once. False (needs rdc = True): this target is an rdc part whose __device__ functions
-and variables other targets' device code uses; the first consumer that links (a cu_library, a
-cu_device_link, or a go_cuda_library) device-links it.""",
+parts below it, once, together with the code of rdc targets below that device-linked themselves
+(whose links this one replaces, so that this target's kernels may call their __device__ functions).
+False (needs rdc = True): this target is an rdc part whose __device__ functions and variables other
+targets' device code uses; the first consumer that links (a cu_library, a cu_device_link, or a
+go_cuda_library) device-links it.""",
         ),
         "_archs": attr.label(default = Label("//toolchains:archs")),
         "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),

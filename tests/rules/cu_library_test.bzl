@@ -1,6 +1,7 @@
 """Analysis tests for cu_library: gencode flags, configs, rdc, propagation, failures."""
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
 def _actions(env, mnemonic):
     return [a for a in analysistest.target_actions(env) if a.mnemonic == mnemonic]
@@ -131,3 +132,64 @@ def _no_device_link_test_impl(ctx):
 
 # An rdc part compiles and leaves the device link to its consumer.
 no_device_link_test = analysistest.make(_no_device_link_test_impl, config_settings = _CUDA_ON)
+
+def _textual_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    compiles = _actions(env, "NvccCompile")
+    sources = sorted([a.argv[a.argv.index("-c") + 1].rpartition("/")[2] for a in compiles])
+    asserts.equals(env, sorted(ctx.attr.expected_sources), sources)
+    for a in compiles:
+        inputs = [f.basename for f in a.inputs.to_list()]
+        for f in ctx.attr.expected_inputs:
+            asserts.true(env, f in inputs, "expected %s among the inputs of %r" % (f, a.argv))
+        for f in ctx.attr.expected_flags:
+            asserts.true(env, f in a.argv, "expected %r in %r" % (f, a.argv))
+        for f in ctx.attr.unexpected_flags:
+            asserts.false(env, f in a.argv, "did not expect %r in %r" % (f, a.argv))
+    headers = [f.basename for f in analysistest.target_under_test(env)[CcInfo].compilation_context.headers.to_list()]
+    for f in ctx.attr.expected_inputs:
+        asserts.true(env, f in headers, "expected %s among the CcInfo headers %r" % (f, headers))
+    return analysistest.end(env)
+
+# textual_hdrs are inputs of the compiles of the target and of its dependents, never compiled
+# themselves; local_defines reach the target's compiles only.
+textual_test = analysistest.make(
+    _textual_test_impl,
+    attrs = {
+        "expected_sources": attr.string_list(),
+        "expected_inputs": attr.string_list(),
+        "expected_flags": attr.string_list(),
+        "unexpected_flags": attr.string_list(),
+    },
+    config_settings = _CUDA_ON,
+)
+
+def _absorb_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    links = _actions(env, "NvccDeviceLink")
+    asserts.equals(env, 1, len(links), "expected one device link")
+    objects = sorted([f.basename for f in links[0].inputs.to_list() if f.extension == "o" and not f.is_source])
+    asserts.equals(env, sorted(ctx.attr.expected_objects), objects)
+    absorbed = [str(t.label) for t in ctx.attr.absorbed]
+    inputs = analysistest.target_under_test(env)[CcInfo].linking_context.linker_inputs.to_list()
+    owners = [str(li.owner) for li in inputs]
+    for label in absorbed:
+        asserts.true(env, label in owners, "expected a linker input of %s (its link flags) in %r" % (label, owners))
+    for li in inputs:
+        if str(li.owner) in absorbed:
+            asserts.equals(env, [], li.libraries, "the archive of %s (with its own device link) reaches the host link" % li.owner)
+        elif str(li.owner) == str(analysistest.target_under_test(env).label):
+            asserts.equals(env, 1, len(li.libraries), "expected the target's own archive")
+    return analysistest.end(env)
+
+# A target that device-links takes over the code that rdc targets below device-linked themselves:
+# their objects join its link, and their archives (with their device-link objects) leave its
+# CcInfo, their link flags stay.
+absorb_test = analysistest.make(
+    _absorb_test_impl,
+    attrs = {
+        "expected_objects": attr.string_list(),
+        "absorbed": attr.label_list(),
+    },
+    config_settings = _CUDA_ON,
+)

@@ -1,0 +1,4 @@
+#include "a.cu"
+#ifdef UNITY_BUILD
+#include "b.cu"
+#endif

@@ -1,0 +1,11 @@
+#include <cuda_runtime.h>
+
+#include "tests/rdc/twice.cuh"
+
+__device__ float twice_factor = 2.0f;
+
+__device__ float twice(float x) { return twice_factor * x; }
+
+extern "C" int set_twice_factor(float factor) {
+  return static_cast<int>(cudaMemcpyToSymbol(twice_factor, &factor, sizeof(factor)));
+}

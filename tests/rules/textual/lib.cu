@@ -1,0 +1,1 @@
+__global__ void lib_kernel(float* x) { x[threadIdx.x] = TEXTUAL_LOCAL; }
