@@ -104,9 +104,10 @@ func (m macros) defineFlag(def string, undef bool) {
 // define of the rule gives, is undefined, as the preprocessor takes it.
 var (
 	// builtinDefined are defined in every compile, with these values ("" when not known).
+	// __CUDACC__ depends on the file compiled (see preprocessor.unit).
 	builtinDefined = map[string]string{
 		"__linux__": "1", "__linux": "1", "__unix__": "1", "__unix": "1", "__ELF__": "1",
-		"__CUDACC__": "1", "__NVCC__": "1", "__cplusplus": "", "__GNUC__": "", "__GNUC_MINOR__": "",
+		"__NVCC__": "1", "__cplusplus": "", "__GNUC__": "", "__GNUC_MINOR__": "",
 		"__STDC__": "1", "__STDC_HOSTED__": "1", "__CHAR_BIT__": "8",
 	}
 	// builtinUndefined are names of other platforms and compilers that a prefix below would

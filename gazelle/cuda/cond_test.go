@@ -36,7 +36,8 @@ func TestEvalCondition(t *testing.T) {
 		{"(1 ? 2 : 3) == 2 && (0 ? 2 : 3) == 3", yes},
 		{"LEVEL >= 2 || (1 << 3) == 9", yes},
 		{"true && !false", yes},
-		{"defined(__linux__) && defined(__CUDACC__) && !defined(_WIN32) && !defined(__APPLE__)", yes},
+		{"defined(__linux__) && defined(__NVCC__) && !defined(_WIN32) && !defined(__APPLE__)", yes},
+		{"defined(__CUDACC__)", maybe}, // set per file by preprocessor.unit
 		{"_WIN32 || _MSC_VER", no},
 		// Macros gazelle cannot know: unknown, unless && or || decide without them.
 		{"CUDART_VERSION >= 12000", maybe},

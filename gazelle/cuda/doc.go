@@ -108,18 +108,19 @@
 // -D and -U in copts and host_copts), the #define and #undef lines before the include, also those
 // of the repository's headers that the file includes (which are read, found on the same search
 // path, so include guards, #pragma once and a config.h work), and the compiler's (__linux__ and
-// __CUDACC__ defined, _WIN32 and __APPLE__ undefined). Every other macro is undefined, as for the
-// preprocessor, so the includes of #ifdef ENABLE_CUDNN or #if MULTI_GPU give no dep until the rule
-// defines the macro. Expressions may use defined, !, ~, the arithmetic, shift, comparison and
-// bitwise operators, && and ||, ?:, integer literals and __has_include (true for a header of the
-// repository, the toolkit or the system, or one a resolve directive names). What gazelle cannot
-// know is kept: macros that only some compiles define or that the toolkit's and the C library's
-// headers define (__CUDA_ARCH__, NDEBUG, CUDART_VERSION, NCCL_*, CUDNN_*, ...), values like
-// __cplusplus's, function-like macros, character literals. An include under such a condition that
-// gives a dep keeps it, and a log line names it and the condition. A macro of the rule turns on
-// the includes it guards in the repository headers the rule's files include, too: those that the
-// header compiled on its own does not reach become the rule's deps. Macros that deps' defines
-// propagate and those given on the command line are not seen.
+// __NVCC__ defined, __CUDACC__ in .cu files and not in .cc/.cpp/.cxx ones, _WIN32 and __APPLE__
+// undefined). Every other macro is undefined, as for the preprocessor, so the includes of #ifdef
+// ENABLE_CUDNN or #if MULTI_GPU give no dep until the rule defines the macro. Expressions may use
+// defined, !, ~, the arithmetic, shift, comparison and bitwise operators, && and ||, ?:, integer
+// literals and __has_include (true for a header of the repository, the toolkit or the system, or
+// one a resolve directive names). What gazelle cannot know is kept: macros that only some compiles
+// define or that the toolkit's and the C library's headers define (__CUDA_ARCH__, NDEBUG,
+// CUDART_VERSION, NCCL_*, CUDNN_*, ...), values like __cplusplus's, function-like macros, character
+// literals. An include under such a condition that gives a dep keeps it, and a log line names it
+// and the condition. A macro of the rule turns on the includes it guards in the repository headers
+// the rule's files include, too: those that the header compiled on its own does not reach become
+// the rule's deps. Macros that deps' defines propagate and those given on the command line are not
+// seen.
 //
 // `# gazelle:resolve cuda HEADER LABEL` (Gazelle's general form, `# gazelle:resolve cuda cuda
 // HEADER LABEL`, is the same) maps a header, angle or quoted; it also overrides the toolkit

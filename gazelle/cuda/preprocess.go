@@ -98,6 +98,15 @@ func (pp *preprocessor) locate(cc *cudaConfig, from string, inc Include) (string
 // the header on its own does not reach (includes that the unit's macros turn on).
 func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known func(Include) bool, visit func(reached)) {
 	m := macros{}
+	// nvcc defines __CUDACC__ for CUDA sources only; a header may be included by both kinds.
+	switch ext := path.Ext(rel); {
+	case cudaSourceExts[ext]:
+		m.define("__CUDACC__", "1", false, yes)
+	case hostSourceExts[ext]:
+		m.undef("__CUDACC__", yes)
+	default:
+		m.define("__CUDACC__", "", false, maybe)
+	}
 	for _, d := range defs {
 		switch {
 		case strings.HasPrefix(d, "-D"):

@@ -120,3 +120,17 @@ func TestPreprocessorCycle(t *testing.T) {
 		t.Errorf("unit of x.h = %q", got)
 	}
 }
+
+func TestPreprocessorCudaccPerFile(t *testing.T) {
+	src := "#ifdef __CUDACC__\n#include <cublas_v2.h>\n#else\n#include <cufft.h>\n#endif\n"
+	root := writeTree(t, map[string]string{"k.cu": src, "h.cpp": src, "h.h": src})
+	for file, want := range map[string]string{
+		"k.cu":  "k.cu:cublas_v2.h",
+		"h.cpp": "h.cpp:cufft.h",
+		"h.h":   "h.h:cublas_v2.h:maybe h.h:cufft.h:maybe",
+	} {
+		if got := strings.Join(reachedIncludes(t, root, file), " "); got != want {
+			t.Errorf("unit of %s: got %q, want %q", file, got, want)
+		}
+	}
+}
