@@ -121,7 +121,8 @@ var (
 	// unknownPrefixes start the names of macros that gazelle cannot know: those the compiler
 	// defines in some compiles only (__CUDA_ARCH__ in device passes, NDEBUG under -c opt,
 	// __x86_64__ on one host), and those that the toolkit's or the C library's headers define
-	// (CUDART_VERSION, NCCL_VERSION_CODE, __GLIBC__). Conditions on them are not evaluated.
+	// (CUDART_VERSION, NCCL_VERSION_CODE, __GLIBC__). Conditions on them are not evaluated. A
+	// project's own macros (USE_NCCL, CUFFTDX_EXAMPLES_CUFFT_CALLBACK, NVTX_ENABLED) are not here.
 	unknownPrefixes = []string{
 		"__CUDA", "__NVCC", "__GNUC", "__GLIBC", "__clang", "__llvm", "__SIZEOF_", "__BYTE_ORDER",
 		"__ORDER_", "__x86_64", "__amd64", "__i386", "__aarch64", "__arm", "__ARM_", "__powerpc",
@@ -130,8 +131,11 @@ var (
 		"__SANITIZE_", "__CHAR_", "__INT", "__UINT", "__WCHAR", "__FLT", "__DBL", "__LDBL", "__VERSION__",
 		"_GLIBCXX", "_LIBCPP", "_LIBCUDACXX", "_OPENMP", "_POSIX", "_XOPEN", "_GNU_SOURCE",
 		"_DEFAULT_SOURCE", "_FILE_OFFSET_BITS", "_REENTRANT", "_LP64", "NDEBUG",
-		"CUDA_VERSION", "CUDART_", "CUBLAS", "CUDNN", "CUFFT", "CURAND", "CUSPARSE", "CUSOLVER", "NCCL_",
-		"NVRTC_", "NVTX", "NVJITLINK", "NV_", "THRUST_", "CUB_", "CCCL_", "CUTLASS_", "CUTE_",
+		// The version macros of the toolkit's headers, and CCCL's configuration.
+		"CUDA_VERSION", "CUDART_VERSION", "CUBLAS_VER", "CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL",
+		"CUDNN_VERSION", "CUFFT_VER", "CURAND_VER", "CUSPARSE_VER", "CUSOLVER_VER", "NCCL_MAJOR",
+		"NCCL_MINOR", "NCCL_PATCH", "NCCL_SUFFIX", "NCCL_VERSION", "NVTX_VERSION", "NVJITLINK_VERSION",
+		"THRUST_", "CUB_", "CCCL_", "_CCCL", "LIBCUDACXX",
 	}
 )
 

@@ -115,12 +115,12 @@
 // literals and __has_include (true for a header of the repository, the toolkit or the system, or
 // one a resolve directive names). What gazelle cannot know is kept: macros that only some compiles
 // define or that the toolkit's and the C library's headers define (__CUDA_ARCH__, NDEBUG,
-// CUDART_VERSION, NCCL_*, CUDNN_*, ...), values like __cplusplus's, function-like macros, character
-// literals. An include under such a condition that gives a dep keeps it, and a log line names it
-// and the condition. A macro of the rule turns on the includes it guards in the repository headers
-// the rule's files include, too: those that the header compiled on its own does not reach become
-// the rule's deps. Macros that deps' defines propagate and those given on the command line are not
-// seen.
+// CUDART_VERSION, NCCL_VERSION_CODE, CUDNN_MAJOR, ...), values like __cplusplus's, function-like
+// macros, character literals. An include under such a condition that gives a dep keeps it, and a
+// log line names it and the condition. A macro of the rule turns on the includes it guards in the
+// repository headers the rule's files include, too: those that the header compiled on its own does
+// not reach become the rule's deps. Macros that deps' defines propagate and those given on the
+// command line are not seen.
 //
 // `# gazelle:resolve cuda HEADER LABEL` (Gazelle's general form, `# gazelle:resolve cuda cuda
 // HEADER LABEL`, is the same) maps a header, angle or quoted; it also overrides the toolkit

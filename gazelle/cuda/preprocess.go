@@ -156,6 +156,7 @@ type group struct {
 	taken  tri    // whether a branch of the chain so far is compiled
 	own    tri    // the state of the current branch's own condition
 	why    string // the directive of the current branch, when own is maybe
+	open   string // the #if, #ifdef or #ifndef that opened the chain
 }
 
 // file walks the directives of file rel, entered in a group of state base, at include depth
@@ -177,12 +178,12 @@ func (w *walk) file(rel string, base tri, depth int, visit func(file string, dep
 		return ""
 	}
 	for idx, d := range ds {
-		where := func() string { return fmt.Sprintf("%s:%d: #%s %s", rel, d.line, d.name, d.arg) }
+		where := func() string { return strings.TrimSpace(fmt.Sprintf("%s:%d: #%s %s", rel, d.line, d.name, d.arg)) }
 		switch d.name {
 		case "if", "ifdef", "ifndef":
 			guard := d.name == "ifndef" && idx+1 < len(ds) && ds[idx+1].name == "define" && firstIdentifier(ds[idx+1].arg) == firstIdentifier(d.arg)
 			c := w.condition(rel, d.name, d.arg, cur, guard)
-			stack = append(stack, group{parent: cur, taken: c, own: c, why: where()})
+			stack = append(stack, group{parent: cur, taken: c, own: c, why: where(), open: fmt.Sprintf("#%s %s (line %d)", d.name, d.arg, d.line)})
 			cur = cur.and(c)
 			continue
 		case "elif", "elifdef", "elifndef", "else":
@@ -195,7 +196,7 @@ func (w *walk) file(rel string, base tri, depth int, visit func(file string, dep
 				c = w.condition(rel, strings.TrimPrefix(d.name, "el"), d.arg, g.parent.and(g.taken.not()), false)
 			}
 			g.own = g.taken.not().and(c)
-			g.why = where()
+			g.why = where() + " of " + g.open
 			g.taken = g.taken.or(c)
 			cur = g.parent.and(g.own)
 			continue
