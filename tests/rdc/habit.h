@@ -9,6 +9,8 @@ extern "C" {
 int rdc_habit(float* data, int n);
 // cudaGetDeviceCount. Returns a cudaError_t.
 int rdc_habit_device_count(int* count);
+// Sets the factor of twice (in the twice library, through its own host code). Returns a cudaError_t.
+int set_twice_factor(float factor);
 
 #ifdef __cplusplus
 }

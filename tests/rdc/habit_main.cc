@@ -6,7 +6,6 @@
 
 #include "tests/gpu_gate.h"
 #include "tests/rdc/habit.h"
-#include "tests/rdc/twice.cuh"
 
 int main() {
   int count = 0;
@@ -15,7 +14,8 @@ int main() {
   if (gate >= 0) return gate;
   const int n = 1001;
   static float data[n];
-  for (float factor : {2.0f, 3.0f}) {
+  const float factors[] = {2.0f, 3.0f};
+  for (float factor : factors) {
     if (factor != 2.0f && (err = set_twice_factor(factor)) != 0) {
       std::fprintf(stderr, "set_twice_factor: CUDA error %d\n", err);
       return 1;

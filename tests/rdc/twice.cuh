@@ -2,8 +2,6 @@
 // them, each with the default device_link = True.
 #pragma once
 
-// factor * x, factor a __device__ variable of this library (2 until set_twice_factor changes it).
+// factor * x, factor a __device__ variable of this library (2 until set_twice_factor changes it,
+// declared in habit.h for host code).
 __device__ float twice(float x);
-
-// Sets the factor through this library's own host code. Returns a cudaError_t.
-extern "C" int set_twice_factor(float factor);
