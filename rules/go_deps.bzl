@@ -15,35 +15,14 @@ def rules_cuda_go_go_dependencies():
     version of one of them, declare it again after calling this macro.
 
     They are fetched through the Go module proxy, and only when a target needs them:
-    github.com/x448/float16 (ops' 16-bit floats), gorgonia.org/cu (ops/cuda/inline and
-    ops/cuda/jit) with their dependencies, and gonum.org/v1/plot (ops/bench's plots).
+    github.com/x448/float16 (ops' 16-bit floats) and gonum.org/v1/plot (ops/bench's plots) with
+    their dependencies.
     """
-    go_repository(
-        name = "com_github_google_uuid",
-        importpath = "github.com/google/uuid",
-        sum = "h1:Gkbcsh/GbpXz7lPftLA3P6TYMwjCLYm83jiFQZF/3gY=",
-        version = "v1.1.1",
-    )
-    go_repository(
-        name = "com_github_pkg_errors",
-        importpath = "github.com/pkg/errors",
-        sum = "h1:FEBLx1zS214owpjy7qsBeixbURkuhQAwrK5UwLGTwt4=",
-        version = "v0.9.1",
-    )
     go_repository(
         name = "com_github_x448_float16",
         importpath = "github.com/x448/float16",
         sum = "h1:qLwI1I70+NjRFUR3zs1JPUCgaCXSh3SW62uAKT1mSBM=",
         version = "v0.8.4",
-    )
-    go_repository(
-        name = "org_gorgonia_cu",
-        importpath = "gorgonia.org/cu",
-        # Links the driver API through a stub, not -lcuda (see third_party/gorgonia_cu).
-        patch_args = ["-p1"],
-        patches = [Label("//third_party/gorgonia_cu:cdeps.patch")],
-        sum = "h1:m9gAnB9rWDVQACVwavCfQSVNtgLKtrDXRExybwQu9YY=",
-        version = "v0.9.6",
     )
 
     # gonum.org/v1/plot and the modules its packages used by ops/bench import (go.sum's sums).

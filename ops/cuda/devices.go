@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/internal/compat"
 )
 
 var deviceCount = sync.OnceValues(func() (int, error) {
@@ -16,7 +17,13 @@ var deviceCount = sync.OnceValues(func() (int, error) {
 	if err := check("cudaGetDeviceCount", C.opscuda_device_count(&n)); err != nil {
 		var ce *Error
 		errors.As(err, &ce)
-		return 0, &noDeviceError{detail: fmt.Sprintf("cudaGetDeviceCount returned %s (%s)", ce.Name, ce.Msg), cause: err}
+		detail := fmt.Sprintf("cudaGetDeviceCount returned %s (%s)", ce.Name, ce.Msg)
+		var driver, runtime C.int
+		if ce.Code == codeInsufficientDriver && C.opscuda_versions(&driver, &runtime) == 0 {
+			// No driver, or one older than the toolkit the binary was built with: say which.
+			detail = compat.Explain(int(driver), int(runtime)) + " (" + detail + ")"
+		}
+		return 0, &noDeviceError{detail: detail, cause: err}
 	}
 	if n <= 0 {
 		return 0, &noDeviceError{detail: "cudaGetDeviceCount found 0 devices"}
@@ -25,8 +32,11 @@ var deviceCount = sync.OnceValues(func() (int, error) {
 })
 
 // DeviceCount returns the number of CUDA devices. Without one (no GPU, no
-// driver, a build without CUDA) it returns 0 and an error wrapping
-// ErrNoDevice that says why. The result is computed once.
+// driver, a driver older than the CUDA toolkit the binary was built with, a
+// build without CUDA) it returns 0 and an error wrapping ErrNoDevice that
+// says why; for a driver that is too old it names the CUDA version the driver
+// supports, the one the binary was built with, and the --cuda_version to
+// rebuild with. The result is computed once.
 func DeviceCount() (int, error) { return deviceCount() }
 
 // Available reports whether at least one CUDA device can be used; if not,

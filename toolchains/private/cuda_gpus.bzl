@@ -1,9 +1,9 @@
 """cuda_gpus: the GPUs visible when the build is configured, and TORCH_CUDA_ARCH_LIST.
 
 What an arch spec of "auto" means depends on both: TORCH_CUDA_ARCH_LIST when set, else the visible
-GPUs ("native"), else the documented default. GPUs come from a gorgonia.org/cu probe run as a
-separate process (its init exits without a driver or GPU; building it needs the driver's cuda.h
-and libcuda, so on a machine without them it is skipped), else from
+GPUs ("native"), else the documented default. GPUs come from toolchains/probe, a small cgo
+program run as a separate process that loads the driver (libcuda.so.1) with dlopen (building it
+needs only a C compiler; without a driver or a GPU it exits with status 1), else from
 `nvidia-smi --query-gpu=compute_cap`; any failure means "no GPUs". Changing TORCH_CUDA_ARCH_LIST
 re-runs this rule (and the toolkit configurations that read gpus.json).
 """
@@ -16,7 +16,7 @@ def _detect(rctx):
     if res.return_code == 0:
         probe = rctx.execute([rctx.path("_tools/gpu-probe")], timeout = 60)
         if probe.return_code == 0:
-            return [line.strip() for line in probe.stdout.splitlines() if line.strip()], "gorgonia.org/cu probe"
+            return [line.strip() for line in probe.stdout.splitlines() if line.strip()], "driver probe"
     smi = rctx.which("nvidia-smi")
     if smi:
         res = rctx.execute([smi, "--query-gpu=compute_cap", "--format=csv,noheader"], timeout = 60)

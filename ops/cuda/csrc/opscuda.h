@@ -77,6 +77,8 @@ typedef unsigned long long opscuda_graph;
 #define OPSCUDA_API(X)                                                                         \
   /* Devices. Stores the number of devices in *count. */                                      \
   X(device_count, (int* count))                                                               \
+  /* The CUDA version the driver supports (0: no driver) and the runtime's, e.g. 13020. */     \
+  X(versions, (int* driver, int* runtime))                                                    \
   /* Name (NUL-terminated, truncated to len bytes), compute capability and SM count. */       \
   X(device_info, (int device, char* name, int len, int* major, int* minor, int* sms))         \
   /* Allocates bytes (> 0) from the device's stream-ordered pool on stream (cudaMalloc when */ \

@@ -93,6 +93,14 @@ extern "C" int opscuda_device_count(int* count) {
   return (int)err;
 }
 
+extern "C" int opscuda_versions(int* driver, int* runtime) {
+  *driver = 0;
+  *runtime = 0;
+  cudaError_t err = cudaDriverGetVersion(driver);
+  if (err == cudaSuccess) err = cudaRuntimeGetVersion(runtime);
+  return (int)err;
+}
+
 extern "C" int opscuda_device_info(int device, char* name, int len, int* major, int* minor,
                                    int* sms) {
   cudaDeviceProp prop;

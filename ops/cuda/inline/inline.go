@@ -1,17 +1,24 @@
 // Package inline loads CUDA kernels at run time and launches them on ops tensors: the Go analogue
 // of torch.utils.cpp_extension.load_inline for prebuilt images. An image is a cubin, a fatbin or
 // PTX text (as nvcc -cubin/-fatbin/-ptx writes them); PTX is compiled by the driver for the GPU at
-// hand. Loading and launching go through the CUDA driver API (gorgonia.org/cu) in the device's
-// primary context, the one the CUDA runtime behind ops/cuda uses, so kernels read and write the
-// memory of CUDA tensors directly. Kernels launch on the stream chosen with cuda.WithStream
-// (Kernel.LaunchContext) or on a given stream (Kernel.LaunchOn), ordered with ops like an op's
-// kernel: after the work that produced their tensor arguments on other streams, and before the
-// later work of those streams.
+// hand. Loading and launching go through the CUDA driver API in the device's primary context, the
+// one the CUDA runtime behind ops/cuda uses, so kernels read and write the memory of CUDA tensors
+// directly. Kernels launch on the stream chosen with cuda.WithStream (Kernel.LaunchContext) or on a
+// given stream (Kernel.LaunchOn), ordered with ops like an op's kernel: after the work that
+// produced their tensor arguments on other streams, and before the later work of those streams.
 //
-// This package links libcuda, and gorgonia.org/cu's package initialisation exits the process when
-// the driver cannot be initialised (no GPU, no driver). Import it only in programs that require a
-// GPU; programs that must also run without one use ops/cuda alone.
+// Nothing here links the driver: its entry points come from the CUDA runtime (static by default),
+// which loads libcuda.so.1 on first use. A program that imports this package starts on a machine
+// without a GPU or driver and runs its CPU path; Load then returns an error wrapping
+// cuda.ErrNoDevice that says why (as ops/cuda's DeviceCount does).
 package inline
+
+/*
+#include <stdlib.h>
+
+#include "ops/cuda/inline/csrc/driver.h"
+*/
+import "C"
 
 import (
 	"context"
@@ -19,13 +26,11 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime"
 	"sync"
 	"unsafe"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	opscuda "github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"gorgonia.org/cu"
 )
 
 // ErrClosed is returned when a closed Module or one of its kernels is used.
@@ -47,46 +52,114 @@ func (d Dim3) xyz() (int, int, int) {
 // Module is a loaded CUDA module on one device.
 type Module struct {
 	device int
-	ctx    cu.CUContext
-	mu     sync.Mutex // guards mod and closed
-	mod    cu.Module
+	ctx    C.inline_handle // the device's primary context
+	mu     sync.Mutex      // guards mod and closed
+	mod    C.inline_handle
 	closed bool
 }
 
-// withContext runs f on a locked OS thread whose current context is the device's primary context.
-func withContext(ctx cu.CUContext, f func() error) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := cu.SetCurrentContext(ctx); err != nil {
-		return fmt.Errorf("inline: setting the primary context current: %w", err)
-	}
-	return f()
+// driverError is a CUresult from the driver API.
+type driverError struct {
+	op   string // the driver function, e.g. "cuModuleLoadData"
+	code int
+	name string // e.g. "CUDA_ERROR_INVALID_IMAGE" (cuGetErrorName)
+	msg  string // its description (cuGetErrorString)
 }
 
-// Load loads an image (cubin, fatbin or NUL-free PTX text) onto CUDA device `device`.
+func (e *driverError) Error() string {
+	if e.name == "" {
+		return fmt.Sprintf("%s: CUresult %d", e.op, e.code)
+	}
+	return fmt.Sprintf("%s: %s (%s)", e.op, e.name, e.msg)
+}
+
+// Is reports whether e means that there is no usable device (errors.Is(err, cuda.ErrNoDevice)).
+func (e *driverError) Is(target error) bool {
+	if target != opscuda.ErrNoDevice {
+		return false
+	}
+	switch e.code {
+	case 34, 100, 101: // CUDA_ERROR_STUB_LIBRARY, CUDA_ERROR_NO_DEVICE, CUDA_ERROR_INVALID_DEVICE
+		return true
+	}
+	return false
+}
+
+// driverCheck turns a CUresult into a *driverError (nil for CUDA_SUCCESS).
+func driverCheck(op string, code C.int) error {
+	if code == 0 {
+		return nil
+	}
+	return &driverError{
+		op:   op,
+		code: int(code),
+		name: C.GoString(C.inline_driver_error_name(code)),
+		msg:  C.GoString(C.inline_driver_error_string(code)),
+	}
+}
+
+// contexts holds the primary context of each device that Load has set up.
+var contexts struct {
+	sync.Mutex
+	byDevice map[int]C.inline_handle
+}
+
+// primaryContext initialises the runtime and the driver's entry points for a device and returns
+// its primary context.
+func primaryContext(device int) (C.inline_handle, error) {
+	contexts.Lock()
+	defer contexts.Unlock()
+	if ctx, ok := contexts.byDevice[device]; ok {
+		return ctx, nil
+	}
+	var ctx C.inline_handle
+	var derr C.int
+	if code := C.inline_init(C.int(device), &ctx, &derr); code != 0 {
+		return 0, &opscuda.Error{
+			Op:   fmt.Sprintf("setting up the driver API on device %d", device),
+			Code: int(code),
+			Name: C.GoString(C.inline_runtime_error_name(code)),
+			Msg:  C.GoString(C.inline_runtime_error_string(code)),
+		}
+	}
+	if err := driverCheck("cuDevicePrimaryCtxRetain", derr); err != nil {
+		return 0, err
+	}
+	if contexts.byDevice == nil {
+		contexts.byDevice = map[int]C.inline_handle{}
+	}
+	contexts.byDevice[device] = ctx
+	return ctx, nil
+}
+
+// Load loads an image (cubin, fatbin or NUL-free PTX text) onto CUDA device `device`. Without a
+// usable device (no GPU, no driver, a driver older than the toolkit, an index out of range) the
+// error wraps cuda.ErrNoDevice.
 func Load(device int, image []byte) (*Module, error) {
 	if len(image) == 0 {
 		return nil, errors.New("inline: Load: empty image")
 	}
-	n, err := cu.NumDevices()
+	n, err := opscuda.DeviceCount()
 	if err != nil {
-		return nil, fmt.Errorf("inline: Load: counting devices: %w", err)
+		return nil, fmt.Errorf("inline: Load: %w", err)
 	}
 	if device < 0 || device >= n {
-		return nil, fmt.Errorf("inline: Load: device %d does not exist (%d CUDA devices)", device, n)
+		return nil, fmt.Errorf("inline: Load: device %d does not exist (%d CUDA devices): %w", device, n, opscuda.ErrNoDevice)
 	}
-	ctx, err := cu.Device(device).RetainPrimaryCtx()
+	ctx, err := primaryContext(device)
 	if err != nil {
-		return nil, fmt.Errorf("inline: Load: retaining the primary context of device %d: %w", device, err)
+		return nil, fmt.Errorf("inline: Load: %w", err)
 	}
+	// PTX is read up to a NUL; cubins and fatbins carry their sizes. The driver copies the image.
+	buf := C.malloc(C.size_t(len(image) + 1))
+	if buf == nil {
+		return nil, fmt.Errorf("inline: Load: out of host memory for a %d-byte image", len(image))
+	}
+	defer C.free(buf)
+	b := unsafe.Slice((*byte)(buf), len(image)+1)
+	b[copy(b, image)] = 0
 	m := &Module{device: device, ctx: ctx}
-	err = withContext(ctx, func() error {
-		var err error
-		m.mod, err = cu.LoadData(string(image))
-		return err
-	})
-	if err != nil {
-		_ = cu.Device(device).ReleasePrimaryCtx()
+	if err := driverCheck("cuModuleLoadData", C.inline_module_load(ctx, buf, &m.mod)); err != nil {
 		return nil, fmt.Errorf("inline: Load: loading a %d-byte image on device %d: %w", len(image), device, err)
 	}
 	return m, nil
@@ -112,11 +185,7 @@ func (m *Module) Close() error {
 		return nil
 	}
 	m.closed = true
-	err := withContext(m.ctx, func() error { return m.mod.Unload() })
-	if rerr := cu.Device(m.device).ReleasePrimaryCtx(); err == nil {
-		err = rerr
-	}
-	if err != nil {
+	if err := driverCheck("cuModuleUnload", C.inline_module_unload(m.ctx, m.mod)); err != nil {
 		return fmt.Errorf("inline: Close: %w", err)
 	}
 	return nil
@@ -126,7 +195,7 @@ func (m *Module) Close() error {
 type Kernel struct {
 	m    *Module
 	name string
-	fn   cu.Function
+	fn   C.inline_handle
 }
 
 // Kernel looks up a kernel by its (extern "C" or mangled) name.
@@ -136,13 +205,10 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	var fn cu.Function
-	err := withContext(m.ctx, func() error {
-		var err error
-		fn, err = m.mod.Function(name)
-		return err
-	})
-	if err != nil {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	var fn C.inline_handle
+	if err := driverCheck("cuModuleGetFunction", C.inline_module_function(m.ctx, m.mod, cname, &fn)); err != nil {
 		return nil, fmt.Errorf("inline: kernel %q: %w", name, err)
 	}
 	return &Kernel{m: m, name: name, fn: fn}, nil
@@ -168,13 +234,21 @@ func (k *Kernel) LaunchContext(ctx context.Context, grid, block Dim3, sharedMem 
 //     first element (call Contiguous first for views);
 //   - float32, float64, int32, int64, int, uint32, uint64, uintptr: passed by value.
 //
-// Errors from the kernel's execution show at the next synchronisation (ops.Synchronize).
+// Grid and block sizes and sharedMem must be in [0, 2^32) (zero sizes count as 1). Errors from
+// the kernel's execution show at the next synchronisation (ops.Synchronize).
 func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, args ...any) error {
 	if s == nil {
 		return fmt.Errorf("inline: launching %s: nil stream: %w", k.name, ops.ErrNil)
 	}
 	if s.Device() != k.m.Device() {
 		return fmt.Errorf("inline: launching %s on %v: the module is on %v: %w", k.name, s, k.m.Device(), ops.ErrDevice)
+	}
+	gx, gy, gz := grid.xyz()
+	bx, by, bz := block.xyz()
+	for _, v := range []int{gx, gy, gz, bx, by, bz, sharedMem} {
+		if v < 0 || v > math.MaxUint32 {
+			return fmt.Errorf("inline: launching %s: grid %+v, block %+v, shared memory %d: sizes must be in [0, 2^32): %w", k.name, grid, block, sharedMem, ops.ErrArg)
+		}
 	}
 	params := make([]uint64, len(args))
 	var tensors []*ops.Tensor
@@ -188,12 +262,10 @@ func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, ar
 			tensors = append(tensors, t)
 		}
 	}
-	ptrs := make([]unsafe.Pointer, len(params))
-	for i := range params {
-		ptrs[i] = unsafe.Pointer(&params[i])
+	var p *C.ulonglong
+	if len(params) > 0 {
+		p = (*C.ulonglong)(unsafe.Pointer(&params[0]))
 	}
-	gx, gy, gz := grid.xyz()
-	bx, by, bz := block.xyz()
 	if err := s.Use(tensors...); err != nil {
 		return fmt.Errorf("inline: launching %s: %w", k.name, err)
 	}
@@ -202,10 +274,9 @@ func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, ar
 	if k.m.closed {
 		return ErrClosed
 	}
-	err := withContext(k.m.ctx, func() error {
-		return k.fn.Launch(gx, gy, gz, bx, by, bz, sharedMem, driverStream(s), ptrs)
-	})
-	if err != nil {
+	code := C.inline_launch(k.m.ctx, k.fn, C.uint(gx), C.uint(gy), C.uint(gz), C.uint(bx), C.uint(by), C.uint(bz),
+		C.uint(sharedMem), C.inline_handle(s.Handle()), p, C.int(len(params)))
+	if err := driverCheck("cuLaunchKernel", code); err != nil {
 		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem, s, err)
 	}
 	if err := s.Publish(tensors...); err != nil {
@@ -214,18 +285,8 @@ func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, ar
 	return nil
 }
 
-// driverStream returns s as a driver-API stream. The runtime's cudaStream_t is the driver's
-// CUstream; gorgonia.org/cu (v0.9.6) makes its Stream, a struct of one CUstream, only from
-// streams it creates, so the handle is placed in one (the check program checks the size).
-// The default stream's handle 0 is the NULL stream, which is the legacy default stream in the
-// driver API.
-func driverStream(s *opscuda.Stream) cu.Stream {
-	h := s.Handle()
-	return *(*cu.Stream)(unsafe.Pointer(&h))
-}
-
-// param turns one launch argument into the 8 bytes gorgonia.org/cu copies per parameter; values
-// narrower than 8 bytes sit in the low bytes, which is where a little-endian kernel reads them.
+// param turns one launch argument into the 8 bytes passed for it; values narrower than 8 bytes
+// sit in the low bytes, which is where a little-endian kernel reads them.
 func (k *Kernel) param(i int, a any) (uint64, error) {
 	switch v := a.(type) {
 	case *ops.Tensor:

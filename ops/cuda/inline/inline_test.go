@@ -1,6 +1,9 @@
 package inline_test
 
 import (
+	"context"
+	_ "embed"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -9,33 +12,198 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
 )
 
-var check = flag.String("check", "", "rootpath of the check program")
+// The fatbin of testdata/scale_add.cu (y = a*x + b): SASS for sm_80 and sm_90, PTX of compute_90.
+//
+//go:embed testdata/scale_add.fatbin
+var image []byte
 
-// The test cannot import package inline: gorgonia.org/cu's init would end the test binary on a
-// machine without a GPU. It runs the check program instead and skips when that cannot start.
-func TestLoadAndLaunch(t *testing.T) {
-	if *check == "" {
-		t.Skip("run under Bazel: bazel test //tests:all")
+// requireGPU skips the test when there is no usable CUDA device, after checking that Load says
+// so with an error wrapping cuda.ErrNoDevice; any other failure fails the test.
+func requireGPU(t *testing.T) {
+	t.Helper()
+	_, err := cuda.DeviceCount()
+	if err == nil {
+		return
 	}
-	bin := filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE"), *check)
-	out, err := exec.Command(bin).CombinedOutput()
-	text := string(out)
-	if err != nil {
-		exit, ok := err.(*exec.ExitError)
-		switch {
-		case ok && exit.ExitCode() == 127:
-			t.Skipf("no NVIDIA driver library: skipped the GPU part (%s)", strings.TrimSpace(text))
-		case strings.Contains(text, "Error in initialization") && (strings.Contains(text, "NoDevice") || strings.Contains(text, "InsufficientDriver")):
-			t.Skipf("no CUDA device: skipped the GPU part (%s)", strings.TrimSpace(text))
+	if !errors.Is(err, cuda.ErrNoDevice) {
+		t.Fatalf("DeviceCount: %v, want nil or an error wrapping cuda.ErrNoDevice", err)
+	}
+	_, lerr := inline.Load(0, image)
+	if !errors.Is(lerr, cuda.ErrNoDevice) {
+		t.Fatalf("without a device, Load = %v, want an error wrapping cuda.ErrNoDevice", lerr)
+	}
+	t.Skipf("no CUDA device: %v", lerr)
+}
+
+// Errors that need no GPU: an empty image, a missing file, a device that does not exist.
+func TestLoadErrors(t *testing.T) {
+	if _, err := inline.Load(0, nil); err == nil || !strings.Contains(err.Error(), "empty image") {
+		t.Errorf("Load(0, nil) = %v, want an error saying the image is empty", err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing.fatbin")
+	if _, err := inline.LoadFile(0, missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("LoadFile(%s) = %v, want an error wrapping os.ErrNotExist", missing, err)
+	}
+	n, _ := cuda.DeviceCount()
+	for _, d := range []int{-1, n} {
+		_, err := inline.Load(d, image)
+		if !errors.Is(err, cuda.ErrNoDevice) {
+			t.Errorf("Load(%d, image) with %d devices = %v, want an error wrapping cuda.ErrNoDevice", d, n, err)
+		} else {
+			t.Logf("Load(%d): %v", d, err)
 		}
-		t.Fatalf("%s: %v\n%s", *check, err, text)
 	}
-	if !strings.Contains(text, "inline check: PASS") {
-		t.Fatalf("%s printed no PASS:\n%s", *check, text)
+}
+
+func TestLoadAndLaunch(t *testing.T) {
+	requireGPU(t)
+	path := filepath.Join(t.TempDir(), "scale_add.fatbin")
+	if err := os.WriteFile(path, image, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	t.Log(strings.TrimSpace(text))
+	m, err := inline.LoadFile(0, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if got := m.Device(); got != ops.CUDA(0) {
+		t.Errorf("Device() = %v, want cuda:0", got)
+	}
+	k, err := m.Kernel("scale_add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Kernel("no_such_kernel"); err == nil || !strings.Contains(err.Error(), "CUDA_ERROR_NOT_FOUND") {
+		t.Errorf("Kernel(no_such_kernel) = %v, want CUDA_ERROR_NOT_FOUND", err)
+	}
+	if _, err := inline.Load(0, []byte("not an image")); err == nil {
+		t.Errorf("Load of a text that is no image succeeded")
+	} else {
+		t.Logf("Load of a bad image: %v", err)
+	}
+	const n = 1<<20 + 3
+	x := tensor(t)(ops.Rand(7, ops.Float32, n))
+	xd := tensor(t)(x.To(ops.CUDA(0)))
+	// y starts as the CUDA result of an ops kernel, so ordering with ops/cuda's stream is exercised.
+	yd := tensor(t)(ops.AddScalar(xd, 1))
+	if err := k.Launch(inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(3), float32(0.5), int64(n)); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
+		t.Errorf("Launch with a CPU tensor = %v, want ErrDevice", err)
+	}
+	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, "oops"); err == nil {
+		t.Errorf("Launch with a string argument succeeded")
+	}
+	if err := k.Launch(inline.Dim3{X: -1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
+		t.Errorf("Launch with a negative grid = %v, want ErrArg", err)
+	}
+	got := float32s(t, yd)
+	want := float32s(t, x)
+	for i := range want {
+		if w := 3*want[i] + 0.5; got[i] != w {
+			t.Fatalf("y[%d] = %v, want %v", i, got[i], w)
+		}
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Errorf("second Close = %v, want nil", err)
+	}
+	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, inline.ErrClosed) {
+		t.Errorf("Launch after Close = %v, want ErrClosed", err)
+	}
+	if _, err := m.Kernel("scale_add"); !errors.Is(err, inline.ErrClosed) {
+		t.Errorf("Kernel after Close = %v, want ErrClosed", err)
+	}
+}
+
+// scale_add on a non-blocking stream chosen with cuda.WithStream, between ops on that stream and
+// on the default stream.
+func TestLaunchOnStream(t *testing.T) {
+	requireGPU(t)
+	m, err := inline.Load(0, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	k, err := m.Kernel("scale_add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1<<20 + 3
+	x := tensor(t)(ops.Rand(11, ops.Float32, n))
+	s, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := cuda.WithStream(context.Background(), s)
+	xd := tensor(t)(x.To(ops.CUDA(0)))                // default stream
+	yd := tensor(t)(ops.AddScalarContext(ctx, xd, 1)) // on s, after the copy
+	// On s: y = 2*x + 1 (after AddScalar's y = x + 1 on s).
+	if err := k.LaunchContext(ctx, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), float32(1), int64(n)); err != nil {
+		t.Fatal(err)
+	}
+	zd := tensor(t)(ops.AddScalar(yd, 0.25)) // default stream: waits for s's launch on y
+	// A launch on the default stream that writes y, a tensor of s: s's later work waits for it.
+	if err := k.Launch(inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(4), float32(0), int64(n)); err != nil {
+		t.Fatal(err)
+	}
+	wd := tensor(t)(ops.AddScalarContext(ctx, yd, 0.5)) // on s: 4*x + 0.5
+	other, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := k.LaunchOn(other, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
+		t.Errorf("LaunchOn with a CPU tensor = %v, want ErrDevice", err)
+	}
+	if err := k.LaunchOn(nil, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0); !errors.Is(err, ops.ErrNil) {
+		t.Errorf("LaunchOn(nil stream) = %v, want ErrNil", err)
+	}
+	z := float32s(t, zd)
+	w := float32s(t, wd)
+	want := float32s(t, x)
+	for i := range want {
+		if v := (2*want[i] + 1) + 0.25; z[i] != v {
+			t.Fatalf("on a stream: z[%d] = %v, want %v", i, z[i], v)
+		}
+		if v := 4*want[i] + 0.5; w[i] != v {
+			t.Fatalf("on a stream: w[%d] = %v, want %v", i, w[i], v)
+		}
+	}
+	if err := cuda.Synchronize(ctx, ops.CUDA(0)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tensor returns a function that fails t on error and returns the tensor otherwise.
+func tensor(t *testing.T) func(*ops.Tensor, error) *ops.Tensor {
+	return func(x *ops.Tensor, err error) *ops.Tensor {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+}
+
+// float32s returns the values of a float32 tensor.
+func float32s(t *testing.T, x *ops.Tensor) []float32 {
+	t.Helper()
+	v, err := x.Float32s()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 var cuobjdump = flag.String("cuobjdump", "", "rootpath of the toolkit's cuobjdump")

@@ -20,8 +20,8 @@
 // cuda_fp16.h, ...) are on the include path; see ToolkitIncludeDirs. A program that does not
 // compile returns a *CompileError with NVRTC's log and its messages by file and line.
 //
-// This package does not import gorgonia.org/cu and needs no GPU: programs that must start
-// without one may import it. Loading images onto a GPU and launching their kernels on ops
-// tensors is package ops/cuda/jit/jitload (compile for the current device, cache, load) over
-// ops/cuda/inline, which link the driver and exit at start without a GPU.
+// This package needs no GPU and no driver. Loading images onto a GPU and launching their kernels
+// on ops tensors is package ops/cuda/jit/jitload (compile for the current device, cache, load)
+// over ops/cuda/inline; neither links the driver, so programs that import them start without a
+// GPU too.
 package jit

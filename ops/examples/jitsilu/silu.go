@@ -5,8 +5,8 @@
 //
 // This package holds the op (schema, shape rule, backward), its CPU kernels and the CUDA source;
 // it needs no GPU. Its CUDA kernels are registered by package ops/examples/jitsilu/gpu, which
-// loads and launches the compiled code with gorgonia.org/cu and therefore must only be imported
-// by programs that require a GPU:
+// loads and launches the compiled code through ops/cuda/jit/jitload; a program that imports it
+// still starts without a GPU (its CUDA tensors then fail with cuda.ErrNoDevice, as ops/cuda's do):
 //
 //	import (
 //		"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"

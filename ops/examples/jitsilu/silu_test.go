@@ -15,10 +15,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 )
 
-var (
-	cuobjdump = flag.String("cuobjdump", "", "rootpath of the toolkit's cuobjdump (set under Bazel)")
-	gpuTest   = flag.String("gpu_test", "", "rootpath of the GPU test binary, //ops/examples/jitsilu/gpu:gpu_test")
-)
+var cuobjdump = flag.String("cuobjdump", "", "rootpath of the toolkit's cuobjdump (set under Bazel)")
 
 // runfile resolves a rootpath given on the command line by Bazel.
 func runfile(t *testing.T, rootpath string) string {
@@ -186,30 +183,6 @@ func TestSourceCompiles(t *testing.T) {
 	if text := string(ptx.Code); !strings.Contains(text, ".target sm_90") || !strings.Contains(text, ".entry "+ptx.Kernel(ForwardKernel(ops.Float32))) {
 		t.Errorf("PTX for sm_90 lacks its target or the forward kernel")
 	}
-}
-
-// The GPU tests live in ops/examples/jitsilu/gpu, whose binary exits at start without a GPU
-// (gorgonia.org/cu); this runs it and skips when it cannot start.
-func TestGPU(t *testing.T) {
-	bin := runfile(t, *gpuTest)
-	cmd := exec.Command(bin, "-test.v")
-	cmd.Env = append(os.Environ(), jit.CacheDirEnv+"="+t.TempDir())
-	out, err := cmd.CombinedOutput()
-	text := string(out)
-	if err != nil {
-		var exit *exec.ExitError
-		switch {
-		case errors.As(err, &exit) && exit.ExitCode() == 127:
-			t.Skipf("no NVIDIA driver library: skipped the GPU part (%s)", strings.TrimSpace(text))
-		case strings.Contains(text, "Error in initialization") && (strings.Contains(text, "NoDevice") || strings.Contains(text, "InsufficientDriver")):
-			t.Skipf("no CUDA device: skipped the GPU part (%s)", strings.TrimSpace(text))
-		}
-		t.Fatalf("%s: %v\n%s", bin, err, text)
-	}
-	if !strings.Contains(text, "\nPASS") {
-		t.Fatalf("%s printed no PASS:\n%s", bin, text)
-	}
-	t.Log(strings.TrimSpace(text))
 }
 
 func ExampleSiLU() {

@@ -2,16 +2,16 @@
 // ops tensors: the Go analogue of torch.utils.cpp_extension.load_inline. It compiles with package
 // jit (NVRTC, straight to a CUBIN for the device's architecture, through jit's disk cache, so
 // the next run only reads the cache) and loads and launches with package ops/cuda/inline
-// (gorgonia.org/cu, in the primary context that ops/cuda uses, on ops/cuda's stream).
+// (the driver API, in the primary context that ops/cuda uses, on ops/cuda's stream).
 //
 //	m, err := jitload.Load(0, jit.Program{Name: "scale.cu", Source: src,
 //		NameExpressions: []string{"scale<float>"}}, jitload.Options{})
 //	k, err := m.Kernel("scale<float>")
 //	err = k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n))
 //
-// Like ops/cuda/inline, this package links the CUDA driver, and gorgonia.org/cu's package
-// initialisation exits the process when the driver cannot be initialised (no GPU): import it
-// only in programs that require a GPU. Compiling alone (package jit) needs neither.
+// Like ops/cuda/inline, this package does not link the CUDA driver: a program that imports it
+// starts without a GPU or driver, and Load then fails with an error wrapping cuda.ErrNoDevice.
+// Compiling alone (package jit) needs neither.
 package jitload
 
 import (

@@ -2,9 +2,8 @@
 // compiles jitsilu.Source with NVRTC for that device (through the disk cache of ops/cuda/jit),
 // loads it with ops/cuda/jit/jitload, and launches the kernels on the op's tensors.
 //
-// It links the CUDA driver through gorgonia.org/cu, whose package initialisation exits the
-// process when no GPU can be used: import it only in programs that require a GPU. Without it,
-// jitsilu's ops run on the CPU only.
+// Like ops/cuda, it does not link the CUDA driver, so programs that import it start without a GPU.
+// Without it, jitsilu's ops run on the CPU only.
 package gpu
 
 import (

@@ -15,8 +15,8 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
 )
 
-// These tests need a GPU: gorgonia.org/cu ends the process at start without one. On machines
-// without a GPU, jitsilu's gpu_wrapper_test runs this binary and skips.
+// The tests that launch kernels need a GPU and skip without one (requireGPU); TestNoDevice checks
+// what happens then.
 
 func TestMain(m *testing.M) {
 	if os.Getenv(jit.CacheDirEnv) == "" {
@@ -30,6 +30,28 @@ func TestMain(m *testing.M) {
 	if code != 0 {
 		os.Exit(code)
 	}
+}
+
+// requireGPU skips the test when there is no usable CUDA device (and fails it on any other
+// error of cuda.DeviceCount).
+func requireGPU(t *testing.T) {
+	t.Helper()
+	if _, err := cuda.DeviceCount(); errors.Is(err, cuda.ErrNoDevice) {
+		t.Skipf("no CUDA device: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Without a usable device (here: none, or an index past the last), the op's module cannot be
+// loaded and the error wraps cuda.ErrNoDevice, naming why.
+func TestNoDevice(t *testing.T) {
+	n, _ := cuda.DeviceCount()
+	_, err := Module(n)
+	if !errors.Is(err, cuda.ErrNoDevice) {
+		t.Fatalf("Module(%d) with %d CUDA devices = %v, want an error wrapping cuda.ErrNoDevice", n, n, err)
+	}
+	t.Logf("Module(%d): %v", n, err)
 }
 
 // input returns a contiguous [rows, cols] tensor with values in [-8, 8) and its transpose.
@@ -73,6 +95,7 @@ func terms(g, x float64) float64 {
 }
 
 func TestSiLUOnGPU(t *testing.T) {
+	requireGPU(t)
 	dev := ops.CUDA(0)
 	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
 		for _, shape := range [][2]int{{0, 3}, {1, 1}, {7, 5}, {1023, 3}, {1 << 10, 1<<10 + 3}} {
@@ -119,6 +142,7 @@ func TestSiLUOnGPU(t *testing.T) {
 }
 
 func TestSiLUGradCheckOnGPU(t *testing.T) {
+	requireGPU(t)
 	for _, x := range input(t, ops.Float64, 5, 6, ops.CUDA(0)) {
 		x = x.Detach()
 		if err := x.SetRequiresGrad(true); err != nil {
@@ -132,6 +156,7 @@ func TestSiLUGradCheckOnGPU(t *testing.T) {
 }
 
 func TestSiLUBadInputOnGPU(t *testing.T) {
+	requireGPU(t)
 	xs := input(t, ops.Float32, 4, 3, ops.CUDA(0))
 	cpu := input(t, ops.Float32, 4, 3, ops.CPU)
 	x64 := input(t, ops.Float64, 4, 3, ops.CUDA(0))
@@ -161,6 +186,7 @@ func TestSiLUBadInputOnGPU(t *testing.T) {
 
 // The module behind the op: a CUBIN for the device's own architecture, kernels by name expression.
 func TestModule(t *testing.T) {
+	requireGPU(t)
 	m, err := Module(0)
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +206,7 @@ func TestModule(t *testing.T) {
 
 // PTX on request: the driver compiles it at load; the kernel computes the same.
 func TestLoadPTX(t *testing.T) {
+	requireGPU(t)
 	cache := &jit.Cache{Dir: t.TempDir()}
 	m, err := jitload.Load(0, jitsilu.Program(), jitload.Options{Cache: cache, Format: jit.PTX})
 	if err != nil {
@@ -229,6 +256,7 @@ func TestLoadPTX(t *testing.T) {
 // forward and backward (autograd runs the backward on the forward's stream), in order with ops
 // on that stream and on the default stream.
 func TestSiLUOnStream(t *testing.T) {
+	requireGPU(t)
 	s, err := cuda.NewStream(0)
 	if err != nil {
 		t.Fatal(err)

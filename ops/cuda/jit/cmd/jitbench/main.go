@@ -1,7 +1,6 @@
 // Command jitbench measures run-time compilation on a GPU: the first-use compile and the warm
 // (cached) load of jitsilu's kernels through ops/cuda/jit/jitload, and the launch cost of the
-// JIT-compiled forward kernel against the same kernel built by a cu_library. It needs a GPU
-// (gorgonia.org/cu exits at start without one).
+// JIT-compiled forward kernel against the same kernel built by a cu_library. It needs a GPU.
 //
 // Each phase prints a table and "RESULT name value" lines; -phase=report reads such lines (from
 // jitbench and from ops/cuda/jit/cmd/jitbench/torch_jit.py, which times
