@@ -14,7 +14,31 @@ A redist toolkit is selected like a pinned one: --@rules_cuda_go//toolchains:cud
 load("//toolchains:repositories.bzl", "cuda_toolkit_repositories", "sysroot_repositories")
 load("//toolchains/private:redist.bzl", "read_redist_manifest", "toolkit_from_redist")
 
+def _warn_if_under_tmp(mctx):
+    """Says so when this checkout of rules_cuda_go is under /tmp, which Bazel's sandbox hides.
+
+    Bazel 7 gives every sandboxed action its own empty /tmp (--incompatible_sandbox_hermetic_tmp),
+    so a local_path_override pointing under /tmp makes every action that reads this repository's
+    files fail with "No such file or directory". The extension cannot see whether the user's flags
+    make /tmp visible again, so this is a warning, not an error.
+
+    Args:
+      mctx: the module_ctx.
+    """
+    root = mctx.path(Label("//:MODULE.bazel")).dirname
+    real = str(root.realpath)
+    if real != "/tmp" and not real.startswith("/tmp/"):
+        return
+
+    # buildifier: disable=print
+    print(("\nrules_cuda_go: WARNING: this checkout of rules_cuda_go is under /tmp (%s, from a " +
+           "local_path_override or local_repository). Bazel's sandbox gives every action its own empty " +
+           "/tmp (--incompatible_sandbox_hermetic_tmp, the default), so actions cannot read it and fail " +
+           "with \"No such file or directory\". Move the checkout out of /tmp, or add to your .bazelrc:\n" +
+           "    build --sandbox_add_mount_pair=%s\n") % (real, real))
+
 def _cuda_impl(mctx):
+    _warn_if_under_tmp(mctx)
     extra, mirrors = {}, []
     for mod in mctx.modules:
         for tag in mod.tags.redist:
