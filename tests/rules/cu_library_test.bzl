@@ -112,14 +112,29 @@ def _device_link_test_impl(ctx):
     asserts.equals(env, sorted(ctx.attr.expected_objects), objects)
     for f in ctx.attr.expected_gencode:
         asserts.true(env, f in links[0].argv, "expected %r in %r" % (f, links[0].argv))
+    target = analysistest.target_under_test(env)
+    absorbed = [str(t.label) for t in ctx.attr.absorbed]
+    inputs = target[CcInfo].linking_context.linker_inputs.to_list()
+    owners = [str(li.owner) for li in inputs]
+    for label in absorbed:
+        asserts.true(env, label in owners, "expected a linker input of %s (its link flags) in %r" % (label, owners))
+    for li in inputs:
+        if str(li.owner) in absorbed:
+            asserts.equals(env, [], li.libraries, "the archive of %s (with its own device link) reaches the host link" % li.owner)
+        elif absorbed and str(li.owner) == str(target.label):
+            asserts.equals(env, 1, len(li.libraries), "expected the target's own archive")
     return analysistest.end(env)
 
-# The device link of a target over the rdc parts below it: each part's objects once.
+# The device link of a target over the rdc parts below it: each part's objects once. A target
+# that device-links takes over the code that rdc targets below device-linked themselves
+# (absorbed): their objects join its link, and their archives (with their device-link objects)
+# leave its CcInfo, their link flags stay.
 device_link_test = analysistest.make(
     _device_link_test_impl,
     attrs = {
         "expected_objects": attr.string_list(),
         "expected_gencode": attr.string_list(),
+        "absorbed": attr.label_list(),
     },
     config_settings = _CUDA_ON,
 )
@@ -160,36 +175,6 @@ textual_test = analysistest.make(
         "expected_inputs": attr.string_list(),
         "expected_flags": attr.string_list(),
         "unexpected_flags": attr.string_list(),
-    },
-    config_settings = _CUDA_ON,
-)
-
-def _absorb_test_impl(ctx):
-    env = analysistest.begin(ctx)
-    links = _actions(env, "NvccDeviceLink")
-    asserts.equals(env, 1, len(links), "expected one device link")
-    objects = sorted([f.basename for f in links[0].inputs.to_list() if f.extension == "o" and not f.is_source])
-    asserts.equals(env, sorted(ctx.attr.expected_objects), objects)
-    absorbed = [str(t.label) for t in ctx.attr.absorbed]
-    inputs = analysistest.target_under_test(env)[CcInfo].linking_context.linker_inputs.to_list()
-    owners = [str(li.owner) for li in inputs]
-    for label in absorbed:
-        asserts.true(env, label in owners, "expected a linker input of %s (its link flags) in %r" % (label, owners))
-    for li in inputs:
-        if str(li.owner) in absorbed:
-            asserts.equals(env, [], li.libraries, "the archive of %s (with its own device link) reaches the host link" % li.owner)
-        elif str(li.owner) == str(analysistest.target_under_test(env).label):
-            asserts.equals(env, 1, len(li.libraries), "expected the target's own archive")
-    return analysistest.end(env)
-
-# A target that device-links takes over the code that rdc targets below device-linked themselves:
-# their objects join its link, and their archives (with their device-link objects) leave its
-# CcInfo, their link flags stay.
-absorb_test = analysistest.make(
-    _absorb_test_impl,
-    attrs = {
-        "expected_objects": attr.string_list(),
-        "absorbed": attr.label_list(),
     },
     config_settings = _CUDA_ON,
 )
