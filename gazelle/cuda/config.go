@@ -43,8 +43,10 @@ const (
 type cudaConfig struct {
 	// enabled is false under `# gazelle:cuda disabled`.
 	enabled bool
-	// naming is the cu_library name pattern; {dirname} is the directory's base name.
-	naming string
+	// naming is the cu_library name pattern of this directory; {dirname} is the directory's base
+	// name. namingInherited is the pattern subdirectories start from: a literal name (a value
+	// without {dirname}) names this directory's library only.
+	naming, namingInherited string
 	// archs is the value of the archs attribute; "" leaves the attribute as it is.
 	archs string
 	// goWiring makes the Go library of a directory a go_cuda_library depending on the
@@ -53,10 +55,12 @@ type cudaConfig struct {
 	// includeDirs are the directories (relative to the repository root) of cuda_include_dir
 	// directives: where includes are looked for, like nvcc's -I.
 	includeDirs []string
-	// binaries generates a cc_binary for a library whose sources define main().
+	// binaries generates a cc_binary per program: a source that defines main().
 	binaries bool
-	// binaryNaming is the cc_binary name pattern; {dirname} is the directory's base name.
-	binaryNaming string
+	// binaryNaming is the name pattern of the cc_binary of a directory's only program; {dirname}
+	// is the directory's base name. binaryNamingInherited is the pattern subdirectories start
+	// from (see namingInherited).
+	binaryNaming, binaryNamingInherited string
 	// ownedDirs are directories (relative to the repository root) whose files rules of an
 	// ancestor package already use (srcs = ["csrc/kernel.cu"]): no BUILD file is generated there.
 	// ownedTrees are directories whose whole subtree a recursive glob (csrc/**) uses.
@@ -82,11 +86,23 @@ func (cc *cudaConfig) ownedByAncestor(rel string) bool {
 }
 
 func newCudaConfig() *cudaConfig {
-	return &cudaConfig{enabled: true, naming: DefaultNaming, goWiring: true, binaryNaming: DefaultBinaryNaming}
+	return &cudaConfig{
+		enabled:               true,
+		naming:                DefaultNaming,
+		namingInherited:       DefaultNaming,
+		goWiring:              true,
+		binaries:              true,
+		binaryNaming:          DefaultBinaryNaming,
+		binaryNamingInherited: DefaultBinaryNaming,
+	}
 }
 
+// clone returns the configuration a subdirectory starts from: a literal name set for this
+// directory is not inherited.
 func (cc *cudaConfig) clone() *cudaConfig {
 	c := *cc
+	c.naming = c.namingInherited
+	c.binaryNaming = c.binaryNamingInherited
 	return &c
 }
 
@@ -195,9 +211,9 @@ func (*cudaLang) Configure(c *config.Config, rel string, f *rule.File) {
 				cc.goWiring = v
 			}
 		case directiveNaming:
-			cc.naming = parseNaming(f, d, cc.naming, DefaultNaming)
+			cc.naming, cc.namingInherited = parseNaming(f, d, cc.naming, cc.namingInherited, DefaultNaming)
 		case directiveBinNaming:
-			cc.binaryNaming = parseNaming(f, d, cc.binaryNaming, DefaultBinaryNaming)
+			cc.binaryNaming, cc.binaryNamingInherited = parseNaming(f, d, cc.binaryNaming, cc.binaryNamingInherited, DefaultBinaryNaming)
 		case directiveBinaries:
 			if v, ok := parseSwitch(f, d); ok {
 				cc.binaries = v
@@ -232,17 +248,21 @@ func addAll(m map[string]bool, keys []string) map[string]bool {
 	return out
 }
 
-// parseNaming returns the pattern of a naming directive: def for an empty value, old (and a log
-// line) for one that is not a target name.
-func parseNaming(f *rule.File, d rule.Directive, old, def string) string {
+// parseNaming returns the pattern of a naming directive for this directory and the one its
+// subdirectories inherit: def for an empty value; a pattern with {dirname} for both; a literal name
+// (no {dirname}) for this directory only, since every subdirectory would get the same name; the
+// old values (and a log line) for a value that is not a target name.
+func parseNaming(f *rule.File, d rule.Directive, old, oldInherited, def string) (here, inherited string) {
 	switch {
 	case d.Value == "":
-		return def
+		return def, def
 	case strings.ContainsAny(d.Value, " \t/:"):
 		log.Printf("%s: # gazelle:%s %q: a target name pattern may not contain spaces, '/' or ':'", f.Path, d.Key, d.Value)
-		return old
+		return old, oldInherited
+	case !strings.Contains(d.Value, "{dirname}"):
+		return d.Value, oldInherited
 	}
-	return d.Value
+	return d.Value, d.Value
 }
 
 // parseIncludeDir returns dirs with the directory of a cuda_include_dir directive added: a path

@@ -18,21 +18,54 @@
 //
 // # What it generates
 //
-// A directory gets one cu_library when it has .cu or .cuh files (that no other rule of its build
-// file lists); or when it is an include directory (the directory of a cuda_include_dir directive,
-// or one named include or inc whose parent or a sibling directory has CUDA files) and has
-// headers; or when its headers or host sources (.cc, .cpp, .cxx) include a CUDA toolkit header or
-// a .cuh header. Header-only and host-only directories get a cu_library too, not a cc_library:
-// their headers need the CUDA headers that nvcc's compile provides, their .cpp files compile as
-// host code through nvcc like any cu_library helper, and cc_library stays free for a C++
-// extension (gazelle_cc) to own. A directory of plain C++ gets nothing.
+// A directory gets CUDA rules when it has .cu or .cuh files (that no other rule of its build file
+// lists); or when it is an include directory (the directory of a cuda_include_dir directive, or
+// one named include or inc whose parent or a sibling directory has CUDA files) and has headers;
+// or when its headers or host sources (.cc, .cpp, .cxx), or the repository's headers they
+// include, include a CUDA toolkit header or a .cuh header. Header-only and host-only directories
+// get cu_library rules too, not cc_library: their headers need the CUDA headers that nvcc's
+// compile provides, their .cpp files compile as host code through nvcc like any cu_library
+// helper, and cc_library stays free for a C++ extension (gazelle_cc) to own. A directory of plain
+// C++ gets nothing.
+//
+// Its files go into three kinds of rules: programs, the directory's library, or, in a directory
+// of headers, one library per header.
+//
+// # Programs
+//
+// A source that defines a top-level main() is a program. A directory's only program is part of
+// the directory's library, and a cc_binary named by cuda_binary_naming ("{dirname}_bin") links
+// it: deps = [":<cu_library>"]. In a directory with several (a folder of single-file kernel
+// programs, benchmarks, library samples), each program gets a cu_library of its own,
+// "<stem>_lib" with srcs = ["<stem>.cu"] (or .cpp, ...), and a cc_binary "<stem>" with
+// deps = [":<stem>_lib"] ("<stem>_bin" and "<stem>_bin_lib" when another rule has one of those
+// names); the program's library depends on what its includes resolve to and on the directory's
+// library when that compiles sources (the program may call them through declarations of its
+// own). A new program's library starts with the copts, host_copts and local_defines of the
+// directory's existing library, which compiled its source before. A new cc_binary gets
+// target_compatible_with = requires_cuda(), so that a build without CUDA (--config=cpu) skips it
+// instead of failing to link a main() it does not compile.
+//
+// An existing program pair, a cc_binary without srcs whose only dep is a cu_library (not the
+// directory's library) with one source and no hdrs, keeps its names, for a directory's only
+// program too (ops/bench/floor: floor and floor_lib). A pair named as above whose source has no
+// main() any more, or is gone, is deleted, and the source joins the directory's library; the
+// directory's {dirname}_bin is deleted when the library has no main() any more (if its deps are
+// still only that library). No binary is generated for a library that a cc_binary or cc_test of
+// the build file lists in deps already. `# gazelle:cuda_binaries disabled` turns programs off:
+// every source stays in the directory's library, and existing binaries are left alone.
+//
+// # The directory's library
+//
+// The other sources and the headers go into one cu_library:
 //
 //   - name: the cuda_library_naming pattern, "{dirname}" by default. When another rule of the
 //     directory already has that name (the Go library, which Gazelle names after the directory),
 //     "_cu" is appended. An existing cu_library keeps its name: the one with the pattern's name,
 //     else the only one that the directory's go_cuda_library lists in cu_deps, else the only
 //     cu_library of the build file. A build file with several cu_library rules and none of these
-//     is left alone (hand-written variants, as in tests/rules).
+//     (programs' and per-header rules aside) is left alone (hand-written variants, as in
+//     tests/rules).
 //   - srcs: the .cu files, and the .cc, .cpp and .cxx files (host code compiled with nvcc), plus the
 //     headers that the existing rule lists in srcs (private headers stay private).
 //   - hdrs: every other header of the directory (.cuh, .h, .hh, .hpp, .inc): all of them are
@@ -40,9 +73,9 @@
 //   - textual_hdrs: the .cu files that a source of the repository includes (#include "train.cu",
 //     from this directory or another package; includes under conditions that a compile with the
 //     compiler's macros skips do not count): they compile only inside their includer, so they
-//     leave srcs, except one that defines main(), a program of its own that another includes.
+//     leave srcs; one that defines main() is a program of its own too (see Programs).
 //   - deps: resolved from the #include lines of those files (see Resolving includes).
-//   - includes = ["."] on the rule of an include directory, so that nvcc finds its headers by
+//   - includes = ["."] on the rules of an include directory, so that nvcc finds its headers by
 //     their names alone; set only when the rule has no includes attribute.
 //   - rdc = True when the sources need relocatable device code: a kernel launched from inside a
 //     __global__ or __device__ function (dynamic parallelism), or a __device__ function or extern
@@ -52,10 +85,24 @@
 //     seen: set rdc there by hand.
 //   - archs: the cuda_archs directive's value, when it is set.
 //
-// Under `# gazelle:cuda_binaries enabled`, when exactly one source of the cu_library defines a
-// top-level main(), a cc_binary named by cuda_binary_naming ("{dirname}_bin") links it:
-// deps = [":<cu_library>"]. It is deleted when no source defines main() any more (if its deps
-// are still only that library). Several sources with main() are logged, and get no binary.
+// # Header collections
+//
+// When the files (programs' aside) are two or more headers and host sources, with no .cu file
+// and no main() (a shared Common/ folder of helper headers, an include directory), each header
+// gets a cu_library of its own, named after it (helper_cuda.h: helper_cuda; "helper_hpp" when
+// another rule has that name), with hdrs = [that header] and the deps its includes resolve to. A
+// program then depends on the headers it includes and on their deps only, not on every library
+// some header of the folder needs (nvrtc for one, cusolver for another). A host source joins the
+// rule of the header with its name (stopwatch.cpp: stopwatch.h), else of the first header of the
+// directory it includes. A host source of a directory without .cu files is compiled only when
+// nothing that its compile includes is missing (not a file of the repository where the compiler
+// looks, not a toolkit header, not a system header, see SystemHeader): a helper for another
+// platform (one that includes d3d11.h) is compiled by no rule, and a log line says why; so is a
+// host source of a collection that shares its name with no header and includes none. With one
+// header, the directory's library is the rule, with the host sources that compile.
+//
+// The directory's library of an earlier run is replaced by the per-header rules, and per-header
+// rules by the directory's library once the directory has a .cu file or a main().
 //
 // Files that another rule of the build file lists (a hand-written cc_library's hdrs, also through
 // glob(), the .cc files a cgo go_library compiles) are left to that rule. A subdirectory whose
@@ -135,8 +182,10 @@
 //	    Generate cu_library rules in this directory and below (default enabled). Disabled
 //	    leaves existing rules as they are.
 //	# gazelle:cuda_library_naming PATTERN
-//	    Name of new cu_library rules; {dirname} is the directory's base name. Default
-//	    "{dirname}". An empty value restores the default.
+//	    Name of the directory's new cu_library; {dirname} is the directory's base name.
+//	    Default "{dirname}". An empty value restores the default. A pattern with {dirname}
+//	    applies to this directory and its subdirectories; a literal name (no {dirname}) to this
+//	    directory only, whose subdirectories keep the pattern from above.
 //	# gazelle:cuda_archs SPEC
 //	    Set archs = "SPEC" (TORCH_CUDA_ARCH_LIST syntax, e.g. 8.0;9.0+PTX) on generated
 //	    cu_library rules. Without it (or with an empty value) archs is left as it is.
@@ -148,14 +197,15 @@
 //	    or to the repository root when it starts with /. Repeat for several; inherited; an
 //	    empty value clears the inherited list. DIR's own cu_library gets includes = ["."].
 //	# gazelle:cuda_binaries enabled|disabled
-//	    Generate a cc_binary for a cu_library with a main() (default disabled).
+//	    Generate a cc_binary per program (default enabled; see Programs).
 //	# gazelle:cuda_binary_naming PATTERN
-//	    Name of generated cc_binary rules, "{dirname}_bin" by default.
+//	    Name of the cc_binary of a directory's only program, "{dirname}_bin" by default; a
+//	    literal name applies to this directory only, as for cuda_library_naming.
 //	# gazelle:cuda_rules_repo REPO
 //	    Root build file only. Where generated files load cu_library and go_cuda_library from:
 //	    REPO//rules:defs.bzl. Default: "" inside the rules_cuda_go module itself, else the
 //	    repo_name that MODULE.bazel gives rules_cuda_go, else "@rules_cuda_go".
 //
 // All directives but cuda_rules_repo apply to the directory of the build file and its
-// subdirectories.
+// subdirectories (a naming directive with a literal name: to the directory only).
 package cuda

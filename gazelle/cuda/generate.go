@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"log"
 	"os"
 	"path"
 	"path/filepath"
@@ -21,7 +20,8 @@ var (
 )
 
 // ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the sources of its
-// files, the headers the rule itself provides, and the macros its compiles define.
+// files, the headers the rule itself provides, the macros its compiles define, and deps it always
+// has.
 type ruleIncludes struct {
 	// files are the rule's sources and headers that could be read, in order.
 	files []fileIncludes
@@ -29,6 +29,10 @@ type ruleIncludes struct {
 	own map[string]bool
 	// defines are the existing rule's macros, as ruleDefines returns them.
 	defines []string
+	// deps are labels (relative to the rule's package) that deps lists whatever the includes
+	// say: a program's library depends on the directory's library, whose functions it may call
+	// through declarations of its own.
+	deps []string
 }
 
 type fileIncludes struct {
@@ -44,42 +48,26 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 	if !cc.enabled || (args.File == nil && cc.ownedByAncestor(args.Rel)) {
 		return res
 	}
-	g := newGenerator(args, cc)
+	g := newGenerator(args, cc, l.preprocessor(args.Config.RepoRoot))
 	g.splitTextual(l.includedCu(args.Config, cc))
+	p := g.plan()
 
-	name, adopted, renamedFrom := g.pickName()
-	var gen *rule.Rule
-	if name != "" && g.wanted {
-		gen = g.generateLibrary(name, adopted, renamedFrom)
-		res.Gen = append(res.Gen, gen)
-		res.Imports = append(res.Imports, g.includes(gen))
-	}
-	g.generateBinary(gen, &res)
-
-	// Empty rules: gazelle deletes each one that ends up with no srcs and no hdrs.
-	deleted := map[string]bool{}
-	for _, e := range g.existingCu {
-		if e.ShouldKeep() || (gen != nil && e.Name() == gen.Name()) {
-			continue
+	var dirLib *rule.Rule
+	for _, u := range p.libs {
+		r := g.libraryRule(u)
+		res.Gen = append(res.Gen, r)
+		res.Imports = append(res.Imports, g.includes(r, u.deps))
+		if u == p.dirLib {
+			dirLib = r
 		}
-		var empty bool
-		switch {
-		case renamedFrom != nil && e == renamedFrom:
-			empty = true
-		case name != "" && e.Name() == name:
-			// The directory's library, without CUDA sources (or any of its files) now.
-			empty = g.cudaSourcesGone(e) || (!g.wanted && g.allFilesGone(e))
-		default:
-			empty = g.allFilesGone(e)
-		}
-		if empty {
-			res.Empty = append(res.Empty, rule.NewRule(cuLibraryKind, e.Name()))
-			deleted[e.Name()] = true
+		if u.binary != nil {
+			res.Gen = append(res.Gen, u.binary)
+			res.Imports = append(res.Imports, nil)
 		}
 	}
-
+	res.Empty = append(res.Empty, p.empty...)
 	if cc.goWiring {
-		g.wireGo(gen, deleted)
+		g.wireGo(dirLib, p.deleted)
 	}
 	return res
 }
@@ -103,13 +91,15 @@ type generator struct {
 	textualSrcs []string
 	// hasCuda: the directory has .cu or .cuh files that are not another rule's.
 	hasCuda bool
-	// wanted: the directory gets a cu_library (see wantsLibrary).
+	// wanted: the directory gets CUDA rules (see wantsLibrary).
 	wanted bool
 	// contents caches the files read, by name in the directory.
 	contents map[string][]byte
+	// pp reads the includes that compiles of the directory's files reach (see walkIncludes).
+	pp *preprocessor
 }
 
-func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
+func newGenerator(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor) *generator {
 	g := &generator{
 		args:        args,
 		c:           args.Config,
@@ -117,6 +107,7 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig) *generator {
 		claimedSrcs: map[string]bool{},
 		claimedHdrs: map[string]bool{},
 		contents:    map[string][]byte{},
+		pp:          pp,
 	}
 	claim := func(r *rule.Rule) {
 		if g.isKind(r, cuLibraryKind) {
@@ -188,90 +179,6 @@ func (g *generator) isGoLibrary(r *rule.Rule) bool {
 	return g.isKind(r, "go_library") || r.Kind() == goCudaLibraryKind
 }
 
-// pickName chooses the cu_library of the directory: the one the naming pattern gives (with
-// "_cu" appended when another rule of the directory, such as the Go library, has that name),
-// else the only cu_library that the directory's go_cuda_library lists in cu_deps, else the only
-// cu_library of the build file. With several cu_library rules and none of those, the directory
-// is hand-written and name is "". adopted is the existing rule chosen, if any; renamedFrom is set
-// when the only existing cu_library must give its name up to a rule another extension generates.
-func (g *generator) pickName() (name string, adopted, renamedFrom *rule.Rule) {
-	rel := g.args.Rel
-	dirname := g.dirname()
-	taken := map[string]bool{}
-	for _, r := range g.args.OtherGen {
-		taken[r.Name()] = true
-	}
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			if !g.isKind(r, cuLibraryKind) {
-				taken[r.Name()] = true
-			}
-		}
-	}
-	want := g.cc.libraryName(dirname)
-	if taken[want] {
-		want += "_cu"
-	}
-
-	byName := map[string]*rule.Rule{}
-	for _, r := range g.existingCu {
-		byName[r.Name()] = r
-	}
-	handWritten := func(r *rule.Rule) bool {
-		return !plainList(r, "srcs") || !plainList(r, "hdrs")
-	}
-	choose := func(r *rule.Rule) (string, *rule.Rule, *rule.Rule) {
-		if handWritten(r) {
-			return "", nil, nil
-		}
-		return r.Name(), r, nil
-	}
-
-	if r := byName[want]; r != nil {
-		return choose(r)
-	}
-	referenced := map[string]bool{}
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			if !g.isGoLibrary(r) {
-				continue
-			}
-			for _, dep := range r.AttrStrings("cu_deps") {
-				if n, ok := localName(dep, rel); ok && byName[n] != nil {
-					referenced[n] = true
-				}
-			}
-		}
-	}
-	if len(referenced) == 1 {
-		for n := range referenced {
-			return choose(byName[n])
-		}
-	}
-	switch len(g.existingCu) {
-	case 0:
-		return want, nil, nil
-	case 1:
-		r := g.existingCu[0]
-		if handWritten(r) {
-			return "", nil, nil
-		}
-		for _, o := range g.args.OtherGen {
-			if o.Name() == r.Name() {
-				// Another extension generates a rule of this name (a Go library added to the
-				// directory): the cu_library moves to the pattern's name.
-				if byName[want] == nil && g.wanted {
-					log.Printf("%s: renaming cu_library %s to %s: the %s generated for this directory has its name", g.buildPath(), r.Name(), want, o.Kind())
-					return want, nil, r
-				}
-				return "", nil, nil
-			}
-		}
-		return r.Name(), r, nil
-	}
-	return "", nil, nil
-}
-
 func (g *generator) buildPath() string {
 	if g.args.File != nil {
 		return g.args.File.Path
@@ -279,12 +186,9 @@ func (g *generator) buildPath() string {
 	return filepath.Join(g.args.Dir, g.c.DefaultBuildFileName())
 }
 
-// generateLibrary builds the directory's cu_library.
-func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule) *rule.Rule {
-	old := adopted
-	if renamedFrom != nil {
-		old = renamedFrom
-	}
+// libraryRule builds the cu_library of unit u.
+func (g *generator) libraryRule(u *libUnit) *rule.Rule {
+	old := u.old
 	// Headers that the existing rule lists in srcs stay there (private).
 	private := map[string]bool{}
 	if old != nil {
@@ -294,9 +198,9 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 			}
 		}
 	}
-	srcs := append(append([]string(nil), g.cuSrcs...), g.hostSrcs...)
+	srcs := append([]string(nil), u.srcs...)
 	var hdrs []string
-	for _, h := range g.headers {
+	for _, h := range u.hdrs {
 		if private[h] {
 			srcs = append(srcs, h)
 		} else {
@@ -304,15 +208,23 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 		}
 	}
 	sort.Strings(srcs)
+	sort.Strings(hdrs)
 
-	r := rule.NewRule(cuLibraryKind, name)
+	r := rule.NewRule(cuLibraryKind, u.name)
 	r.SetSortedAttrs([]string{"srcs", "hdrs", "textual_hdrs", "deps"})
-	if renamedFrom != nil {
-		for _, key := range renamedFrom.AttrKeys() {
+	if u.inherit != nil {
+		for _, key := range inheritedAttrs {
+			if v := u.inherit.Attr(key); v != nil {
+				r.SetAttr(key, v)
+			}
+		}
+	}
+	if u.renamedFrom != nil {
+		for _, key := range u.renamedFrom.AttrKeys() {
 			switch key {
 			case "name", "srcs", "hdrs", "textual_hdrs", "deps":
 			default:
-				r.SetAttr(key, renamedFrom.Attr(key))
+				r.SetAttr(key, u.renamedFrom.Attr(key))
 			}
 		}
 	}
@@ -322,10 +234,10 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 	if len(hdrs) > 0 {
 		r.SetAttr("hdrs", hdrs)
 	}
-	if len(g.textualSrcs) > 0 {
-		r.SetAttr("textual_hdrs", g.textualSrcs)
+	if len(u.textual) > 0 {
+		r.SetAttr("textual_hdrs", u.textual)
 	}
-	if old == nil && !g.hasDefaultVisibility() {
+	if old == nil && !u.private && !g.hasDefaultVisibility() {
 		// New rules are public, like the Go extension's libraries; the user owns visibility
 		// afterwards.
 		r.SetAttr("visibility", []string{"//visibility:public"})
@@ -337,7 +249,7 @@ func (g *generator) generateLibrary(name string, adopted, renamedFrom *rule.Rule
 		// Not gazelle's to change without the directive: carry the value over.
 		r.SetAttr("archs", old.Attr("archs"))
 	}
-	if g.isIncludeDir() && (old == nil || old.Attr("includes") == nil) {
+	if u.includeDir && len(hdrs) > 0 && (old == nil || old.Attr("includes") == nil) {
 		// Dependents include these headers by their names alone (-I here). Set only where the
 		// rule has no includes attribute: the attribute is the user's afterwards.
 		r.SetAttr("includes", []string{"."})
@@ -359,9 +271,9 @@ func (g *generator) hasDefaultVisibility() bool {
 	return false
 }
 
-// includes reads the #include lines of r's files.
-func (g *generator) includes(r *rule.Rule) *ruleIncludes {
-	ri := &ruleIncludes{own: map[string]bool{}}
+// includes reads the #include lines of r's files; deps are labels r depends on whatever they say.
+func (g *generator) includes(r *rule.Rule, deps []string) *ruleIncludes {
+	ri := &ruleIncludes{own: map[string]bool{}, deps: deps}
 	if g.args.File != nil {
 		for _, e := range g.args.File.Rules {
 			if e.Name() == r.Name() {

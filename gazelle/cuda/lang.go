@@ -47,8 +47,8 @@ func (*cudaLang) Name() string { return languageName }
 // cc_library is listed only so that Gazelle indexes the headers of hand-written cc_library
 // rules (through Imports) for #include resolution; this extension never generates one.
 //
-// cc_binary: generated under `# gazelle:cuda_binaries enabled` for a directory whose
-// cu_library defines main(); gazelle owns its deps.
+// cc_binary: generated for each program (a source defining main()) unless `# gazelle:cuda_binaries
+// disabled`; gazelle owns its deps.
 func (*cudaLang) Kinds() map[string]rule.KindInfo {
 	return kinds
 }
@@ -117,7 +117,7 @@ func (l *cudaLang) ApparentLoads(moduleToApparentName func(string) string) []rul
 	return []rule.LoadInfo{
 		{
 			Name:    l.rulesLoad(moduleToApparentName),
-			Symbols: []string{cuLibraryKind, goCudaLibraryKind},
+			Symbols: []string{cuLibraryKind, goCudaLibraryKind, requiresCuda},
 		},
 		{
 			Name:    rulesCC + "//cc:defs.bzl",

@@ -15,8 +15,8 @@ import (
 
 // wantsLibrary reports whether the directory gets a cu_library: it has .cu or .cuh files; or it
 // is an include directory (see isIncludeDir) with headers; or its headers or host sources
-// (.cc, .cpp, .cxx) include a CUDA toolkit header or a .cuh header. A directory of plain C++
-// gets nothing.
+// (.cc, .cpp, .cxx), or the repository's headers they include, include a CUDA toolkit header or
+// a .cuh header. A directory of plain C++ gets nothing.
 func (g *generator) wantsLibrary() bool {
 	if g.hasCuda {
 		return true
@@ -25,17 +25,14 @@ func (g *generator) wantsLibrary() bool {
 		return true
 	}
 	for _, f := range append(append([]string(nil), g.headers...), g.hostSrcs...) {
-		src, ok := g.read(f)
-		if !ok {
-			continue
-		}
-		for _, inc := range ParseIncludes(src) {
-			if path.Ext(inc.Path) == ".cuh" {
-				return true
-			}
-			if _, ok := ToolkitHeader(inc.Path); ok {
-				return true
-			}
+		cuda := false
+		g.walkIncludes(f, func(_ string, inc Include, _ string, _ bool) bool {
+			_, toolkit := ToolkitHeader(inc.Path)
+			cuda = toolkit || path.Ext(inc.Path) == ".cuh"
+			return !cuda
+		})
+		if cuda {
+			return true
 		}
 	}
 	return false
@@ -85,7 +82,11 @@ func hasCudaFiles(dir string) bool {
 // and it has .cu sources. An rdc attribute of the existing rule old is the user's and stays;
 // when it says False and the code needs rdc, a log line says why the build will fail.
 func (g *generator) inferRdc(r, old *rule.Rule) {
-	if len(g.cuSrcs) == 0 {
+	hasCu := false
+	for _, f := range r.AttrStrings("srcs") {
+		hasCu = hasCu || cudaSourceExts[path.Ext(f)]
+	}
+	if !hasCu {
 		return
 	}
 	reasons := g.rdcReasons(r)

@@ -97,6 +97,17 @@ func (pp *preprocessor) locate(cc *cudaConfig, from string, inc Include) (string
 // directives of rel itself, and those of the repository headers it includes that a compile of
 // the header on its own does not reach (includes that the unit's macros turn on).
 func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known func(Include) bool, visit func(reached)) {
+	pp.walkUnit(cc, rel, defs, known, func(file string, depth, idx int, r reached) {
+		if depth == 0 || !pp.reachedAlone(cc, known, file)[idx] {
+			visit(r)
+		}
+	})
+}
+
+// walkUnit walks the translation unit of file rel as unit does, and calls visit for every
+// #include directive it reaches, in rel and in the repository headers it includes (at depth 1 and
+// more).
+func (pp *preprocessor) walkUnit(cc *cudaConfig, rel string, defs []string, known func(Include) bool, visit func(file string, depth, idx int, r reached)) {
 	m := macros{}
 	// nvcc defines __CUDACC__ for CUDA sources only; a header may be included by both kinds.
 	switch ext := path.Ext(rel); {
@@ -116,11 +127,7 @@ func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known fu
 		}
 	}
 	w := &walk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
-	w.file(rel, yes, 0, func(file string, depth, idx int, r reached) {
-		if depth == 0 || !pp.reachedAlone(cc, known, file)[idx] {
-			visit(r)
-		}
-	})
+	w.file(rel, yes, 0, visit)
 }
 
 // reachedAlone returns the indexes of the #include directives of header rel that a compile of it

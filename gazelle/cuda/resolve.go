@@ -129,6 +129,9 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 		return ok
 	}
 	deps := map[string]bool{}
+	for _, d := range ri.deps {
+		deps[d] = true
+	}
 	for _, fi := range ri.files {
 		pp.seed(fi.path, fi.src)
 		var problems, unsure []string

@@ -1,5 +1,5 @@
 // y = alpha * x + y with cuBLAS.
-#include <cublas_v2.h>
+#include <helper_blas.h>
 #include <helper_check.h>
 
 int main() {
@@ -9,6 +9,7 @@ int main() {
   SAMPLE_CHECK(cudaMalloc(&y, n * sizeof(float)));
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) return 0;  // no usable GPU
+  BLAS_CHECK(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST));
   const float alpha = 0.5f;
   int bad = cublasSaxpy(handle, n, &alpha, x, 1, y, 1) != CUBLAS_STATUS_SUCCESS;
   cublasDestroy(handle);

@@ -1,0 +1,181 @@
+package cuda
+
+import (
+	"log"
+	"path"
+	"strings"
+
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// planCollection plans a header collection: a directory whose files (programs' aside) are headers
+// and host sources, without a .cu file or a main(), such as a shared Common/ folder of helper
+// headers. Each header gets a cu_library of its own, named after it (helper_cuda.h:
+// helper_cuda; with "_" and the extension appended, helper_hpp, when another rule has that name),
+// so that a program depends on the headers it includes and on their deps only, not on every
+// library that some header of the folder needs. A host source joins the rule of the header with
+// its name, else of the first header of the directory it includes, and only when nothing it
+// includes is missing (see missingInclude): a helper for another platform (one that includes
+// d3d11.h) is compiled by no rule, and logged. The directory's library of an earlier run is
+// replaced; two or more other cu_library rules make the directory hand-written.
+func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
+	includeDir := g.isIncludeDir()
+	units := map[string]*libUnit{}
+	var leftover []*rule.Rule
+	for _, r := range rest {
+		if h := g.perHeaderShaped(r); h != "" && units[h] == nil {
+			units[h] = &libUnit{name: r.Name(), old: r, hdrs: []string{h}, includeDir: includeDir}
+			continue
+		}
+		leftover = append(leftover, r)
+	}
+	if len(leftover) > 1 || (len(leftover) == 1 && (handWritten(leftover[0]) || leftover[0].ShouldKeep())) {
+		p.handWritten = true
+		return
+	}
+	var former *rule.Rule
+	if len(leftover) == 1 {
+		former = leftover[0]
+		delete(p.used, former.Name()) // a header's rule may take its name
+	}
+	for _, h := range g.headers {
+		if units[h] != nil {
+			continue
+		}
+		s := stem(h)
+		name := p.freeName(s, s+"_"+strings.TrimPrefix(path.Ext(h), "."))
+		if name == "" {
+			log.Printf("%s: %s gets no cu_library: the rules %s and %s_%s have other rules' names; rename the header or those rules", g.buildPath(), h, s, s, strings.TrimPrefix(path.Ext(h), "."))
+			continue
+		}
+		u := &libUnit{name: name, hdrs: []string{h}, includeDir: includeDir}
+		if former != nil && name == former.Name() {
+			u.old = former
+			former = nil
+		}
+		units[h] = u
+		p.used[name] = true
+	}
+	if former != nil {
+		p.remove(cuLibraryKind, former.Name())
+	}
+
+	for _, f := range g.compilable(pool) {
+		h := g.headerOf(f, units)
+		if h == "" {
+			log.Printf("%s: %s is compiled by no rule: in a directory of headers, a source joins the rule of the header with its name or of the first header of the directory it includes, and it has neither", g.buildPath(), f)
+			continue
+		}
+		units[h].srcs = append(units[h].srcs, f)
+	}
+	for _, h := range g.headers {
+		if u := units[h]; u != nil {
+			p.libs = append(p.libs, u)
+		}
+	}
+}
+
+// perHeaderShaped returns the header of r when r is a per-header rule of a header collection:
+// its hdrs is one header of the directory, its srcs are host sources of the directory, and it is
+// named as planCollection names new rules.
+func (g *generator) perHeaderShaped(r *rule.Rule) string {
+	if handWritten(r) || r.Attr("textual_hdrs") != nil {
+		return ""
+	}
+	hdrs := localFiles(r.AttrStrings("hdrs"))
+	if len(hdrs) != 1 || !setOf(g.headers...)[hdrs[0]] {
+		return ""
+	}
+	h := hdrs[0]
+	host := setOf(g.hostSrcs...)
+	for _, f := range localFiles(r.AttrStrings("srcs")) {
+		if !host[f] {
+			return ""
+		}
+	}
+	if r.Name() != stem(h) && r.Name() != stem(h)+"_"+strings.TrimPrefix(path.Ext(h), ".") {
+		return ""
+	}
+	return h
+}
+
+// headerOf returns the header whose rule host source f joins: the one with f's name, else the
+// first header of the directory that f includes; "" when there is none.
+func (g *generator) headerOf(f string, units map[string]*libUnit) string {
+	for _, h := range g.headers {
+		if units[h] != nil && stem(h) == stem(f) {
+			return h
+		}
+	}
+	src, ok := g.read(f)
+	if !ok {
+		return ""
+	}
+	for _, inc := range ParseIncludes(src) {
+		if h := path.Clean(inc.Path); units[h] != nil {
+			return h
+		}
+	}
+	return ""
+}
+
+// compilable returns the sources of srcs that include nothing missing (see missingInclude), and
+// logs the others: a helper for another platform (one that includes d3d11.h) is compiled by no
+// rule.
+func (g *generator) compilable(srcs []string) []string {
+	var out []string
+	for _, f := range srcs {
+		if inc, ok := g.missingInclude(f); ok {
+			log.Printf("%s: %s is compiled by no rule: it includes %s, which neither the repository, the CUDA toolkit nor the system provides", g.buildPath(), f, inc)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// missingInclude returns the first #include that a compile of file f of the directory reaches
+// and nothing provides: not a file of the repository where the compiler looks for it (see
+// searchPaths), not a CUDA toolkit header (ToolkitHeader), not a system header (SystemHeader).
+// The includes of the repository's headers that f includes count too; the description names the
+// header that holds the include.
+func (g *generator) missingInclude(f string) (string, bool) {
+	var missing string
+	self := path.Join(g.args.Rel, f)
+	g.walkIncludes(f, func(from string, inc Include, _ string, found bool) bool {
+		if found || SystemHeader(inc.Path) {
+			return true
+		}
+		if _, ok := ToolkitHeader(inc.Path); ok {
+			return true
+		}
+		missing = writtenInclude(inc)
+		if from != self {
+			missing += " (in " + from + ")"
+		}
+		return false
+	})
+	return missing, missing != ""
+}
+
+// walkIncludes calls visit for each #include that a compile of file f of the directory reaches,
+// in f and in the repository's headers it includes (see preprocessor): from is the
+// workspace-relative path of the file holding the include, located the repository file it names
+// where the compiler looks for it (found is false when there is none). The walk stops calling
+// visit once it returns false.
+func (g *generator) walkIncludes(f string, visit func(from string, inc Include, located string, found bool) bool) {
+	src, ok := g.read(f)
+	if !ok {
+		return
+	}
+	rel := path.Join(g.args.Rel, f)
+	g.pp.seed(rel, src)
+	stop := false
+	g.pp.walkUnit(g.cc, rel, nil, nil, func(_ string, _, _ int, r reached) {
+		if stop {
+			return
+		}
+		p, found := g.pp.locate(g.cc, r.from, r.inc)
+		stop = !visit(r.from, r.inc, p, found)
+	})
+}

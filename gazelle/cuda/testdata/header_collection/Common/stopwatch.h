@@ -1,0 +1,7 @@
+#pragma once
+
+struct Stopwatch {
+  void start();
+  double stop_ms();
+  long long t0 = 0;
+};

@@ -1,0 +1,3 @@
+#pragma once
+#include <cuda_runtime.h>
+struct Vec { float* data; int n; };

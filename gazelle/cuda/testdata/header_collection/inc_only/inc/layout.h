@@ -1,0 +1,2 @@
+#pragma once
+struct Layout { int rows, cols; };

@@ -1,0 +1,2 @@
+extern "C" void helper();
+int main() { helper(); return 0; }

@@ -1,0 +1,2 @@
+extern "C" int shared();
+int main() { return shared() + 1; }

@@ -1,0 +1,1 @@
+extern "C" int shared() { return 0; }
