@@ -119,11 +119,11 @@
 //
 // # Wiring the Go package
 //
-// When the cgo preamble of the directory's Go library includes a header of the cu_library (by
-// its workspace-relative path, "pkg/kernel.h", or relative to the directory), the Go library
-// becomes a go_cuda_library with cu_deps = [":<cu_library>"]. cu_deps entries that name other
-// rules are kept; entries that name cu_library rules of the directory that no longer exist are
-// removed. A go_cuda_library stays one when it is no longer wired (its cu_deps lose the deleted
+// When the cgo preamble of the directory's Go library includes a header of the directory's
+// cu_library (by its workspace-relative path, "pkg/kernel.h", or relative to the directory), the
+// Go library becomes a go_cuda_library with cu_deps = [":<cu_library>"]; in a header collection,
+// cu_deps lists the rule of each header it includes. cu_deps entries that name other rules are
+// kept; entries that name cu_library rules of the directory that no longer exist are removed. A go_cuda_library stays one when it is no longer wired (its cu_deps lose the deleted
 // library). The extension makes go_cuda_library an alias of go_library for Gazelle (as
 // `# gazelle:alias_kind go_cuda_library go_library` would), so the Go extension keeps updating
 // its srcs, importpath and deps. No `# gazelle:map_kind` directive is needed; an existing

@@ -52,13 +52,14 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 	g.splitTextual(l.includedCu(args.Config, cc))
 	p := g.plan()
 
-	var dirLib *rule.Rule
+	// The rules a Go library of the directory may include headers of: not programs' libraries.
+	var shared []*rule.Rule
 	for _, u := range p.libs {
 		r := g.libraryRule(u)
 		res.Gen = append(res.Gen, r)
 		res.Imports = append(res.Imports, g.includes(r, u.deps))
-		if u == p.dirLib {
-			dirLib = r
+		if !u.private {
+			shared = append(shared, r)
 		}
 		if u.binary != nil {
 			res.Gen = append(res.Gen, u.binary)
@@ -67,7 +68,7 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 	}
 	res.Empty = append(res.Empty, p.empty...)
 	if cc.goWiring {
-		g.wireGo(dirLib, p.deleted)
+		g.wireGo(shared, p.deleted)
 	}
 	return res
 }

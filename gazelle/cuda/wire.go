@@ -10,11 +10,12 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
-// wireGo makes the directory's Go library a go_cuda_library whose cu_deps lists lib when its cgo
-// preamble includes one of lib's headers. cu_deps entries naming other rules are kept, except
-// those naming cu_library rules of this directory that are gone or being deleted. A Go library
-// that is a go_cuda_library already stays one.
-func (g *generator) wireGo(lib *rule.Rule, deleted map[string]bool) {
+// wireGo makes the directory's Go library a go_cuda_library whose cu_deps lists each of libs (the
+// directory's library, or the rules of a header collection) whose headers its cgo preamble
+// includes. cu_deps entries naming other rules are kept, except those naming cu_library rules of
+// this directory that are gone or being deleted. A Go library that is a go_cuda_library already
+// stays one.
+func (g *generator) wireGo(libs []*rule.Rule, deleted map[string]bool) {
 	if m, ok := g.c.KindMap["go_library"]; ok && m.KindName != goCudaLibraryKind {
 		return // the user maps go_library to a macro of their own
 	}
@@ -48,8 +49,15 @@ func (g *generator) wireGo(lib *rule.Rule, deleted map[string]bool) {
 	if old != nil && (old.ShouldKeep() || !plainList(old, "cu_deps")) {
 		return
 	}
-	wired := lib != nil && g.cgoIncludesHeaderOf(goLib, lib)
-	if !wired && (old == nil || old.Kind() != goCudaLibraryKind) {
+	var wired []string
+	generated := map[string]bool{}
+	for _, lib := range libs {
+		generated[lib.Name()] = true
+		if g.cgoIncludesHeaderOf(goLib, lib) {
+			wired = append(wired, ":"+lib.Name())
+		}
+	}
+	if len(wired) == 0 && (old == nil || old.Kind() != goCudaLibraryKind) {
 		return
 	}
 
@@ -64,7 +72,7 @@ func (g *generator) wireGo(lib *rule.Rule, deleted map[string]bool) {
 	if old != nil {
 		for _, dep := range old.AttrStrings("cu_deps") {
 			if n, ok := localName(dep, g.args.Rel); ok {
-				if (lib != nil && n == lib.Name()) || deleted[n] || !existing[n] {
+				if generated[n] || deleted[n] || !existing[n] {
 					continue
 				}
 			}
@@ -74,9 +82,7 @@ func (g *generator) wireGo(lib *rule.Rule, deleted map[string]bool) {
 			}
 		}
 	}
-	if wired {
-		cuDeps = append(cuDeps, ":"+lib.Name())
-	}
+	cuDeps = append(cuDeps, wired...)
 	goLib.SetKind(goCudaLibraryKind)
 	goLib.SetSortedAttrs(append(goLib.SortedAttrs(), "cu_deps"))
 	if len(cuDeps) > 0 {

@@ -1,0 +1,4 @@
+#pragma once
+#include <cuda_runtime.h>
+
+typedef struct { float* data; long long n; } Vec;
