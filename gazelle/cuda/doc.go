@@ -41,7 +41,8 @@
 // deps = [":<stem>_lib"] ("<stem>_bin" and "<stem>_bin_lib" when another rule has one of those
 // names); the program's library depends on what its includes resolve to and on the directory's
 // library when that compiles sources (the program may call them through declarations of its
-// own). A new program's library starts with the copts, host_copts and local_defines of the
+// own). cc_binary is loaded from rules_cc when the module has a rules_cc bazel_dep, else from
+// rules_cuda_go's defs.bzl, which re-exports it. A new program's library starts with the copts, host_copts and local_defines of the
 // directory's existing library, which compiled its source before. A new cc_binary gets
 // target_compatible_with = requires_cuda(), so that a build without CUDA (--config=cpu) skips it
 // instead of failing to link a main() it does not compile.

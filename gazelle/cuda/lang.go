@@ -108,19 +108,22 @@ func (l *cudaLang) rulesLoad(moduleToApparentName func(string) string) string {
 	return repo + rulesFile
 }
 
-// ApparentLoads implements language.ModuleAwareLanguage.
+// ApparentLoads implements language.ModuleAwareLanguage. cc_binary comes from rules_cc when the
+// module depends on it, else from rules_cuda_go's defs.bzl, which re-exports it: a module sees
+// only the repositories of its own bazel_deps, and a CUDA repository need not list rules_cc.
 func (l *cudaLang) ApparentLoads(moduleToApparentName func(string) string) []rule.LoadInfo {
-	rulesCC := "@rules_cc"
-	if moduleToApparentName != nil && moduleToApparentName("rules_cc") != "" {
-		rulesCC = "@" + moduleToApparentName("rules_cc")
+	rules := rule.LoadInfo{
+		Name:    l.rulesLoad(moduleToApparentName),
+		Symbols: []string{cuLibraryKind, goCudaLibraryKind, requiresCuda},
+	}
+	if moduleToApparentName == nil || moduleToApparentName("rules_cc") == "" {
+		rules.Symbols = append(rules.Symbols, ccBinaryKind)
+		return []rule.LoadInfo{rules}
 	}
 	return []rule.LoadInfo{
+		rules,
 		{
-			Name:    l.rulesLoad(moduleToApparentName),
-			Symbols: []string{cuLibraryKind, goCudaLibraryKind, requiresCuda},
-		},
-		{
-			Name:    rulesCC + "//cc:defs.bzl",
+			Name:    "@" + moduleToApparentName("rules_cc") + "//cc:defs.bzl",
 			Symbols: []string{ccBinaryKind},
 		},
 	}
