@@ -19,7 +19,8 @@ the table that makes arches this nvcc cannot build fail at analysis time.
 # the glibc baseline (toolchains/sysroot, glibc 2.36 headers, the default) they compile on any host.
 DEFAULT_CUDA_VERSION = "13.2"
 
-# Shared by several versions: cuDNN 9 and NCCL 2 for CUDA 13, and the cuobjdump the tests use.
+# Shared by several versions: cuDNN 9 and NCCL 2 for CUDA 13, and the cuobjdump and nvdisasm of
+# CUDA 13.2 (the first with wheels of them; a newer one reads older images).
 _CUDNN_CU13 = [
     {
         "package": "nvidia-cudnn-cu13==9.13.0.50",
@@ -44,6 +45,25 @@ _CUOBJDUMP = [
         "url": "https://files.pythonhosted.org/packages/2d/af/ce058647c8819187f3eef60f378fd0132c2b4291c5591c2020599f11669b/nvidia_cuda_cuobjdump-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
         "sha256": "d332c2ffe78e703ca0a3894be927f83124244e2acf0d792b8c12b4362d44d837",
         "strip_prefix": "nvidia/cu13",
+    },
+]
+
+_NVDISASM = [
+    {
+        "package": "nvidia-cuda-nvdisasm==13.2.86",
+        "url": "https://files.pythonhosted.org/packages/b2/99/754bd821ec8557ae95192c0fc397c1df47be79e983e4458dc16b26310313/nvidia_cuda_nvdisasm-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+        "sha256": "53606e719ecae07a2335f95902d5a1393a0cc1c317499ee7ffcf628a44385f2c",
+        "strip_prefix": "nvidia/cu13",
+    },
+]
+
+# No CUDA 12 wheel carries nvcc (nvidia-cuda-nvcc-cu12 has ptxas only): the redist archive, which
+# also holds the PTX compiler library of CUDA 12. sha256 from NVIDIA's redistrib_12.9.1.json.
+_NVCC_12_9 = [
+    {
+        "url": "https://developer.download.nvidia.com/compute/cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.9.86-archive.tar.xz",
+        "sha256": "7a1a5b652e5ef85c82b721d10672fc9a2dbaab44e9bd3c65a69517bf53998c35",
+        "strip_prefix": "cuda_nvcc-linux-x86_64-12.9.86-archive",
     },
 ]
 
@@ -80,6 +100,18 @@ CUDA_TOOLKITS = {
                     "package": "nvidia-cuda-runtime==13.2.86",
                     "url": "https://files.pythonhosted.org/packages/70/c6/8f8c5e893d183082ea78f973aebc7ebc845ee219d68bddac73b0f62490fe/nvidia_cuda_runtime-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
                     "sha256": "3498247680dfddce31bad102af7e3e26fc795342a3cac64722bb0fa95e7f60f0",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/8d/4c/8165509cb48cdfe178ca61636ccdd0e4466c4786acc016720219c814d97e/nvidia_cuda_profiler_api-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "8a99fd469c743e47997062f9c8d3cea691769abee07f83f5e57fbcaf03439317",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/dc/9e/145c505c739f7ce9b592db9174d864109b0379eaa05421a85402f243ef50/nvidia_cuda_culibos-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "3c9504f7f592fbdc655608a44264bdf1cb8f7a110de9fad40f36018303ae65dc",
                     "strip_prefix": "nvidia/cu13",
                 },
             ],
@@ -155,9 +187,90 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/cu13",
                 },
             ],
+            "nvml": [
+                {
+                    "package": "nvidia-nvml-dev==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/6b/e8/0913baf92ae5b7967b99e16602118cea519aa8d4ff3c3ad63a2a406ead9a/nvidia_nvml_dev-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "7521790e56a3eae3e3fbdaa555a66ff4159e7bc45b5d5a84f14f2e5951367603",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/b4/76/a10d9fb5d9a0e46d5f95e5520bd1b2d8ad22a9c0a09d2f8c20c5ee842a96/nvidia_cuda_cupti-13.2.86-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "8fa29f15dd8336181f961764d9d95236fc6b931dd0c8fcf8cd70aab0c310b586",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "opencl": [
+                {
+                    "package": "nvidia-cuda-opencl==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/a7/9e/c33f81f3df0faa3746f46f8489678d9e6a11731b4dc37b735577019fe53b/nvidia_cuda_opencl-13.2.86-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "ae37437067b6c6f127861e893bdecb4d5c653be91298376ea2b1ca44f1d491a4",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "sanitizer": [
+                {
+                    "package": "nvidia-cuda-sanitizer-api==13.2.87",
+                    "url": "https://files.pythonhosted.org/packages/1e/62/7c3456acb41c6cfe6e065913ff6c6cde3d5741c3bf2160a914cfbe7f073a/nvidia_cuda_sanitizer_api-13.2.87-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "bf5a3a9264b8f4bb329893e285350af6a9570a773027df65decba17ac8fa9bab",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.17.1.22",
+                    "url": "https://files.pythonhosted.org/packages/23/c5/661a73a9042fc5f81cdd5fe6e89f4170b3b33f7962e709987e2b5e5f1381/nvidia_cufile-1.17.1.22-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "87feaf8c3ad20d3d03a01933181801ff6892bace5c8f0b1e4b48f319d3e62d36",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.1.0.59",
+                    "url": "https://files.pythonhosted.org/packages/4e/1c/7b71671dc6aeafc4b0a20a9cdc56fec5a4dac02149cc336e3deecafc3acf/nvidia_npp-13.1.0.59-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "1dba9aeb93d18c7230b2ab8b76ea2fa01c638090c20408bb6d1f1772bbf10fdb",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/d1/93/8a0f23e22f307df6a0334aa2193bd3022005cfc86a651a2bd868be10b425/nvidia_nvfatbin-13.2.86-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "fb93a5bd4936a3893a5e3d73ad64d5683b4425bb2852fe6c4084715f5b794217",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.1.0.59",
+                    "url": "https://files.pythonhosted.org/packages/8c/7f/6eefe12155c38a647297d8cf4a0eb159f3072981bc8dba6ce211cd686936/nvidia_nvjpeg-13.1.0.59-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "331223cfcd8c618d8d6adb56b2c128f8e3406be5fcab5f6aeff9291e18a52a35",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/c4/47/82a137e0460959ca96cc89eb7b1b7cd3db580e0fdedc2bf11da18ad287ce/nvidia_nvptxcompiler-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "74bd6c49ad45b1245cfee64bde4a9bc3294895d1e902d8247e676147be9730e4",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "tileiras": [
+                {
+                    "package": "nvidia-cuda-tileiras==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/a4/ec/e01bcfe4f48fabd8fd1af139061a74f92f3b71fe3cac8a64e943157c2585/nvidia_cuda_tileiras-13.2.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "832f360aa8ce478ff878c4e6630cd767349a597ea54382e7c07a835b0daead96",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
             "cudnn": _CUDNN_CU13,
             "nccl": _NCCL_CU13,
             "cuobjdump": _CUOBJDUMP,
+            "nvdisasm": _NVDISASM,
         },
     },
     "13.0": {
@@ -192,6 +305,18 @@ CUDA_TOOLKITS = {
                     "package": "nvidia-cuda-runtime==13.0.96",
                     "url": "https://files.pythonhosted.org/packages/2e/24/d1558f3b68b1d26e706813b1d10aa1d785e4698c425af8db8edc3dced472/nvidia_cuda_runtime-13.0.96-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
                     "sha256": "7f82250d7782aa23b6cfe765ecc7db554bd3c2870c43f3d1821f1d18aebf0548",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/98/f8/c59269f2f0f083d1401b65b9e4930f41d1da7aeeec94bd65a4c98c1c56f8/nvidia_cuda_profiler_api-13.0.85-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "73d2671deac833db6686d6fbde4753fa3a3a497d87540fc246f081f375243f66",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/37/8d/5142ee86b1d5517c942564e6afa5b49751ed4fc22a221152d2acfc7ad667/nvidia_cuda_culibos-13.0.85-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "5c178858405f485367175e14f8a7536af6c86c5c428d25301f2218406c316ba0",
                     "strip_prefix": "nvidia/cu13",
                 },
             ],
@@ -267,10 +392,83 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/cu13",
                 },
             ],
+            "nvml": [
+                {
+                    "package": "nvidia-nvml-dev==13.0.87",
+                    "url": "https://files.pythonhosted.org/packages/82/2a/5bdda446d0b5daa832a86b96e626d6ad4bb869fcda4483b2aa0cd970e651/nvidia_nvml_dev-13.0.87-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "082871368275cf6620fc900f55d8eaf2563b263a38a00a5168e9650bce963ba1",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/33/6d/737d164b4837a9bbd202f5ae3078975f0525a55730fe871d8ed4e3b952b0/nvidia_cuda_cupti-13.0.85-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "4eb01c08e859bf924d222250d2e8f8b8ff6d3db4721288cf35d14252a4d933c8",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "opencl": [
+                {
+                    "package": "nvidia-cuda-opencl==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/ea/15/1d4474b429616b997393fc035668505b7ea1b215ca4d734873fce43b3410/nvidia_cuda_opencl-13.0.85-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "0f321cb327ab8fc34a42638bf55d01e75a5406c0719a6168f51a6e6016932cb8",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "sanitizer": [
+                {
+                    "package": "nvidia-cuda-sanitizer-api==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/e1/37/2c9ec67a1753c21ecb8944413a4d1373ad90c641ce80ababda22811368c1/nvidia_cuda_sanitizer_api-13.0.85-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "b1efff95f63b6fe40dc83801d598550542364393957775912a1abf396904331c",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.15.1.6",
+                    "url": "https://files.pythonhosted.org/packages/3f/70/4f193de89a48b71714e74602ee14d04e4019ad36a5a9f20c425776e72cd6/nvidia_cufile-1.15.1.6-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "08a3ecefae5a01c7f5117351c64f17c7c62efa5fffdbe24fc7d298da19cd0b44",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.0.1.2",
+                    "url": "https://files.pythonhosted.org/packages/21/7b/fd07fe0c882df3a82b33b89fec3fba9c0eb9dae428689cc0edcba76cc916/nvidia_npp-13.0.1.2-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "70a53f1eb78a4c4c6a9ad08b50d28fbd1c190e03a4b45a0e0ffbdd794cc919a3",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/07/f8/072b00573d16a42614203b4a47eba76fd95d2d99d321deb534f0b79818c9/nvidia_nvfatbin-13.0.85-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "5e05287b34c02cb6a7c6d9bbb0bbe6da34665fad49878f30e3a722b4747eb676",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.0.1.86",
+                    "url": "https://files.pythonhosted.org/packages/b6/e6/9b96fcead7f78a5e2d5d9e726f0d0b1517faf2895146d571e006793180d7/nvidia_nvjpeg-13.0.1.86-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "f658a05c48702219b3db52e194c2ea1ff0ccd3fbf2b75127b4a573074cc22fd5",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/1e/74/bae92b99db88da1aaba3ec3c49811c7ad4892252aa46f6255814b92e86af/nvidia_nvptxcompiler-13.0.88-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "7579fc2d9928030ee45626694a9062e02a691594c481bf2bbd46cdd090b33fa3",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
             "cudnn": _CUDNN_CU13,
             "nccl": _NCCL_CU13,
-            # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
+            # No cuobjdump or nvdisasm wheel before 13.2; newer ones read older images.
             "cuobjdump": _CUOBJDUMP,
+            "nvdisasm": _NVDISASM,
         },
     },
     "12.9": {
@@ -278,15 +476,7 @@ CUDA_TOOLKITS = {
         # From NVIDIA's CUDA 12.9 release notes (nvcc 12.9 is not on PyPI, so it was not run here).
         "supported": ["sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_101", "sm_103", "sm_120", "sm_121"],
         "components": {
-            "nvcc": [
-                # No CUDA 12 wheel carries nvcc (nvidia-cuda-nvcc-cu12 has ptxas only): the redist archive.
-                # sha256 from NVIDIA's redistrib_12.9.1.json.
-                {
-                    "url": "https://developer.download.nvidia.com/compute/cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.9.86-archive.tar.xz",
-                    "sha256": "7a1a5b652e5ef85c82b721d10672fc9a2dbaab44e9bd3c65a69517bf53998c35",
-                    "strip_prefix": "cuda_nvcc-linux-x86_64-12.9.86-archive",
-                },
-            ],
+            "nvcc": _NVCC_12_9,
             "crt": [
                 {
                     "package": "nvidia-cuda-nvcc-cu12==12.9.86",
@@ -301,6 +491,12 @@ CUDA_TOOLKITS = {
                     "url": "https://files.pythonhosted.org/packages/bc/46/a92db19b8309581092a3add7e6fceb4c301a3fd233969856a8cbf042cd3c/nvidia_cuda_runtime_cu12-12.9.79-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
                     "sha256": "25bba2dfb01d48a9b59ca474a1ac43c6ebf7011f1b0b8cc44f54eb6ac48a96c3",
                     "strip_prefix": "nvidia/cuda_runtime",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/0f/78/b79208d9bde165786f567ad9b3ca47f12833a0f58f710af619e6ae7cfe2c/nvidia_cuda_profiler_api_cu12-12.9.79-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "b3d5877b016450beb4d8935299bb86368f234d8789b64e844043b9a65ce31b39",
+                    "strip_prefix": "nvidia/cuda_profiler_api",
                 },
             ],
             "cccl": [
@@ -375,6 +571,71 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/cusolver",
                 },
             ],
+            "nvml": [
+                {
+                    "package": "nvidia-nvml-dev-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/8d/86/2ebe051124f0910422483094101687a06cf162aea1777338a8cc73a4115a/nvidia_nvml_dev_cu12-12.9.79-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "8bb367913c62cb65be9ae386c58dbf573f1f9e2f01cae54abb87bf5f63c6069e",
+                    "strip_prefix": "nvidia/nvml_dev",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/c1/2e/b84e32197e33f39907b455b83395a017e697c07a449a2b15fd07fc1c9981/nvidia_cuda_cupti_cu12-12.9.79-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "096bcf334f13e1984ba36685ad4c1d6347db214de03dbb6eebb237b41d9d934f",
+                    "strip_prefix": "nvidia/cuda_cupti",
+                },
+            ],
+            "opencl": [
+                {
+                    "package": "nvidia-cuda-opencl-cu12==12.9.19",
+                    "url": "https://files.pythonhosted.org/packages/a3/50/a44e955ff885c669d63fb473fa1feada0ea4bf765424c0fcaa82daf7233c/nvidia_cuda_opencl_cu12-12.9.19-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "16897b9fe8e5849a7550ddd9e1d104bf3950531eb39a9c90a02453f19aa57a68",
+                    "strip_prefix": "nvidia/cuda_opencl",
+                },
+            ],
+            "sanitizer": [
+                {
+                    "package": "nvidia-cuda-sanitizer-api-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/8f/bd/f85c06616a32dad25156cad249a9225de90a04fe440172e094982c00ab3a/nvidia_cuda_sanitizer_api_cu12-12.9.79-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "61e6bb66755cd13b89a32f5bda090022ef50c310eec404cc440fae4a3a405ee7",
+                    "strip_prefix": "nvidia/cuda_sanitizer_api",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile-cu12==1.14.1.1",
+                    "url": "https://files.pythonhosted.org/packages/ad/28/b960e06d705a440c030edd84e16888ee14c743390bdb2a6368e92ffe8ef8/nvidia_cufile_cu12-1.14.1.1-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "9552e2231792e94b1ff17bc99e958cc0e6bbbaa4a9d91fa2dbeed97716628fe6",
+                    "strip_prefix": "nvidia/cufile",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp-cu12==12.4.1.87",
+                    "url": "https://files.pythonhosted.org/packages/a6/8e/efdf6ffa8a63e0bc8c90d1fcbf0cd5d0e8fcc52e68de12fc79c36b587f0e/nvidia_npp_cu12-12.4.1.87-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "a586435420f08a804ebe83c09f2757d53fdee65364f2129e36d7476ab66c6197",
+                    "strip_prefix": "nvidia/npp",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin-cu12==12.9.82",
+                    "url": "https://files.pythonhosted.org/packages/05/9d/1dfeac6c0a33c6a27d5da774c95cd5d7afc772c5502d20165f134bd0c523/nvidia_nvfatbin_cu12-12.9.82-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "16cbfbd12287508212f22f42dff6ff51cf9b528b906f57f615b080da16dea1ea",
+                    "strip_prefix": "nvidia/nvfatbin",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg-cu12==12.4.0.76",
+                    "url": "https://files.pythonhosted.org/packages/57/68/d3526394584134a23f2500833c62d3352e1feda7547041f4612b1a183aa3/nvidia_nvjpeg_cu12-12.4.0.76-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "3888f10b32fbd58e80166c48e01073732d752fa5f167b7cb5b9615f1c6375a20",
+                    "strip_prefix": "nvidia/nvjpeg",
+                },
+            ],
+            "nvptxcompiler": _NVCC_12_9,
             "cudnn": [
                 {
                     "package": "nvidia-cudnn-cu12==9.13.0.50",
@@ -391,8 +652,9 @@ CUDA_TOOLKITS = {
                     "strip_prefix": "nvidia/nccl",
                 },
             ],
-            # No cuobjdump wheel before 13.2; a newer cuobjdump reads older images.
+            # No cuobjdump or nvdisasm wheel before 13.2; newer ones read older images.
             "cuobjdump": _CUOBJDUMP,
+            "nvdisasm": _NVDISASM,
         },
     },
 }

@@ -1,113 +1,183 @@
 package cuda
 
 import (
+	_ "embed" // toolkit_files.txt
 	"path"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // ToolkitRepo is the repository whose targets name the CUDA toolkit's libraries
 // (@cuda//:cublas, ...): the hub that rules_cuda_go's cuda module extension creates.
 const ToolkitRepo = "@cuda"
 
+// toolkitFiles lists the files of every component of the pinned CUDA toolkits, per version
+// (`bazel run //tools/cudapins -- contents` writes it from NVIDIA's wheels).
+//
+//go:embed toolkit_files.txt
+var toolkitFiles string
+
 // ToolkitHeader reports whether include (as written between the quotes or angle brackets) is a
-// header of the CUDA toolkit, and which @cuda target provides it. target is "" for headers that
-// every cu_library compile already sees: the runtime and driver headers (cuda_runtime.h,
-// cuda_fp16.h, cooperative_groups.h, ...) and CCCL (thrust/, cub/, cuda/, nv/), which the CUDA
-// toolchain puts on the include path of every nvcc action. Library headers (cublas_v2.h,
-// cufft.h, curand.h, ...) name the library's target, e.g. "@cuda//:cublas", whose headers and
-// shared library a cu_library gets through deps.
+// header of the CUDA toolkit, and which @cuda target provides it. The headers are those of the
+// pinned toolkits' components (toolkit_files.txt). target is "" for headers that every cu_library
+// compile already sees: the runtime, driver and profiler API headers (cuda_runtime.h,
+// cuda_fp16.h, cooperative_groups.h, cuda_profiler_api.h, ...), CCCL (thrust/, cub/, cuda/, nv/)
+// and nvcc's own, which the CUDA toolchain puts on the include path of every nvcc action. Library
+// headers (cublas_v2.h, cufft.h, nvml.h, npp.h, ...) name the library's target, e.g.
+// "@cuda//:cublas", whose headers and shared library a cu_library gets through deps.
 func ToolkitHeader(include string) (target string, ok bool) {
-	p := path.Clean(include)
-	if dir, _, found := strings.Cut(p, "/"); found {
-		switch dir {
-		case "thrust", "cub", "cuda", "nv":
-			return "", true // CCCL: Thrust, CUB, libcu++
-		case "cooperative_groups", "crt":
-			return "", true // runtime headers
-		case "nvtx3":
-			return ToolkitRepo + "//:nvtx", true
-		}
+	name, comps := toolkitHeaderComponents(include)
+	if len(comps) == 0 {
 		return "", false
 	}
-	if runtimeHeaders[p] {
-		return "", true
+	if t, ok := headerTargets[name]; ok {
+		return ToolkitRepo + "//:" + t, true
 	}
-	for _, lib := range libraryHeaders {
-		if lib.matches(p) {
-			return ToolkitRepo + "//:" + lib.target, true
+	for _, c := range comps {
+		if t, ok := componentTargets[c]; ok {
+			if t == "" {
+				return "", true
+			}
+			return ToolkitRepo + "//:" + t, true
 		}
 	}
 	return "", false
 }
 
-// runtimeHeaders are the headers of the CUDA runtime and driver (the cudart and crt components)
-// that are not in a subdirectory: every nvcc compile of a cu_library sees them.
-var runtimeHeaders = setOf(
-	"builtin_types.h", "channel_descriptor.h", "common_functions.h", "cooperative_groups.h",
-	"cuComplex.h", "cuda.h", "cudaEGL.h", "cudaEGLTypedefs.h", "cudaGL.h", "cudaGLTypedefs.h",
-	"cudaProfiler.h", "cudaProfilerTypedefs.h", "cudaTypedefs.h", "cudaVDPAU.h", "cudaVDPAUTypedefs.h",
-	"cuda_egl_interop.h", "cuda_gl_interop.h", "cuda_vdpau_interop.h", "cudart_platform.h", "cuda_awbarrier.h",
-	"cuda_awbarrier_helpers.h", "cuda_awbarrier_primitives.h", "cuda_bf16.h", "cuda_bf16.hpp",
-	"cuda_device_runtime_api.h", "cuda_fp16.h", "cuda_fp16.hpp", "cuda_fp4.h", "cuda_fp4.hpp",
-	"cuda_fp6.h", "cuda_fp6.hpp", "cuda_fp8.h", "cuda_fp8.hpp", "cuda_occupancy.h",
-	"cuda_pipeline.h", "cuda_pipeline_helpers.h", "cuda_pipeline_primitives.h",
-	"cuda_profiler_api.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda_surface_types.h",
-	"cuda_texture_types.h", "device_atomic_functions.h", "device_double_functions.h",
-	"device_functions.h", "device_launch_parameters.h", "device_types.h", "driver_functions.h",
-	"driver_types.h", "host_config.h", "host_defines.h", "library_types.h", "math_constants.h",
-	"math_functions.h", "mma.h", "sm_20_atomic_functions.h", "sm_20_intrinsics.h",
-	"sm_30_intrinsics.h", "sm_32_atomic_functions.h", "sm_32_intrinsics.h", "sm_35_atomic_functions.h",
-	"sm_35_intrinsics.h", "sm_60_atomic_functions.h", "sm_61_intrinsics.h", "surface_functions.h",
-	"surface_indirect_functions.h", "surface_types.h", "texture_fetch_functions.h",
-	"texture_indirect_functions.h", "texture_types.h", "vector_functions.h", "vector_functions.hpp",
-	"vector_types.h",
-)
-
-// libraryHeader maps header names to a library target of the @cuda hub: the exact names, or
-// every ".h" name that starts with prefix but not with one of except (the headers of separate
-// products that share the prefix).
-type libraryHeader struct {
-	target string
-	exact  []string
-	prefix string
-	except []string
+// toolkitHeaderComponents returns the name under which include is listed (the file, or its
+// directory two levels below include/ for deeper files) and the components that have it, in
+// componentOrder.
+func toolkitHeaderComponents(include string) (string, []string) {
+	p := path.Clean(include)
+	if strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+		return p, nil
+	}
+	idx := toolkitHeaderIndex()
+	if comps := idx[p]; len(comps) > 0 {
+		return p, comps
+	}
+	if parts := strings.SplitN(p, "/", 3); len(parts) == 3 {
+		dir := parts[0] + "/" + parts[1] + "/"
+		return dir, idx[dir]
+	}
+	return p, nil
 }
 
-func (l libraryHeader) matches(p string) bool {
-	for _, e := range l.exact {
-		if p == e {
+// alwaysOnComponents are the components whose include directories the CUDA toolchain puts on
+// every nvcc compile: the runtime (with the driver and profiler API headers), crt, CCCL and nvcc's
+// own include directory (its nvcc.profile adds it).
+var alwaysOnComponents = []string{"cudart", "crt", "cccl", "nvcc"}
+
+// componentTargets maps a component to the @cuda target a header of it names ("" for the
+// always-on components). Components without an entry have no headers of their own to offer.
+var componentTargets = map[string]string{
+	"cudart":        "",
+	"crt":           "",
+	"cccl":          "",
+	"nvcc":          "",
+	"nvtx":          "nvtx",
+	"cublas":        "cublas",
+	"cufft":         "cufft",
+	"curand":        "curand",
+	"cusparse":      "cusparse",
+	"cusolver":      "cusolver",
+	"nvrtc":         "nvrtc",
+	"nvjitlink":     "nvjitlink",
+	"nvptxcompiler": "nvptxcompiler_static",
+	"nvfatbin":      "nvfatbin",
+	"nvml":          "nvml",
+	"cupti":         "cupti",
+	"sanitizer":     "sanitizer",
+	"opencl":        "opencl",
+	"cufile":        "cufile",
+	"npp":           "npp",
+	"nvjpeg":        "nvjpeg",
+	"cudnn":         "cudnn",
+	"nccl":          "nccl",
+}
+
+// headerTargets are the headers whose target is not their component's.
+var headerTargets = map[string]string{
+	"cublasLt.h":              "cublasLt",
+	"nvblas.h":                "nvblas",
+	"cufftw.h":                "cufftw",
+	"cusolverMg.h":            "cusolverMg",
+	"cupti_checkpoint.h":      "cupti_checkpoint",
+	"cupti_pcsampling_util.h": "pcsamplingutil",
+	"nvperf_host.h":           "nvperf_host",
+	"nvperf_cuda_host.h":      "nvperf_host",
+	"nvperf_target.h":         "nvperf_target",
+	"nvvm.h":                  "nvvm",
+	// In CUDA 12's nvcc wheel (the 12.9 crt component) as in CUDA 13's PTX compiler wheel: the
+	// library is the PTX compiler's.
+	"nvPTXCompiler.h": "nvptxcompiler_static",
+}
+
+// componentOrder ranks components for a header several of them ship: the always-on ones first,
+// then as listed (CUPTI's copies of the generated_*_meta.h headers before the sanitizer's).
+var componentOrder = func() map[string]int {
+	order := append(append([]string(nil), alwaysOnComponents...),
+		"cupti", "sanitizer", "nvptxcompiler")
+	m := map[string]int{}
+	for i, c := range order {
+		m[c] = i + 1
+	}
+	return m
+}()
+
+// toolkitHeaderIndex maps each header listed in toolkitFiles (relative to include/) to the
+// components that have it in any pinned version, in componentOrder.
+var toolkitHeaderIndex = sync.OnceValue(func() map[string][]string {
+	idx := map[string][]string{}
+	for _, f := range toolkitFileLines(toolkitFiles) {
+		name, ok := strings.CutPrefix(f.path, "include/")
+		if !ok {
+			continue
+		}
+		if !contains(idx[name], f.component) {
+			idx[name] = append(idx[name], f.component)
+		}
+	}
+	for _, comps := range idx {
+		sort.SliceStable(comps, func(i, j int) bool { return rank(comps[i]) < rank(comps[j]) })
+	}
+	return idx
+})
+
+func rank(component string) int {
+	if r, ok := componentOrder[component]; ok {
+		return r
+	}
+	return len(componentOrder) + 1
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}
-	if l.prefix == "" || !strings.HasPrefix(p, l.prefix) || !strings.HasSuffix(p, ".h") {
-		return false
-	}
-	for _, e := range l.except {
-		if strings.HasPrefix(p, e) {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
-// libraryHeaders are checked in order: the first match wins (cublasLt.h before cublas*.h).
-// The targets are those toolchains/private/components.bzl declares (shared libraries, which
-// every toolkit source ships).
-var libraryHeaders = []libraryHeader{
-	{target: "cublasLt", exact: []string{"cublasLt.h"}},
-	{target: "cublas", prefix: "cublas"}, // cublas.h, cublas_v2.h, cublas_api.h, cublasXt.h
-	{target: "cufftw", exact: []string{"cufftw.h"}},
-	{target: "cufft", prefix: "cufft"},   // cufft.h, cufftXt.h
-	{target: "curand", prefix: "curand"}, // curand.h, curand_kernel.h and its parts
-	// cuSPARSELt (cusparseLt.h) is a product of its own.
-	{target: "cusparse", prefix: "cusparse", except: []string{"cusparseLt"}},
-	{target: "cusolver", prefix: "cusolver"}, // cusolverDn.h, cusolverSp.h, cusolver_common.h, ...
-	{target: "nvrtc", exact: []string{"nvrtc.h"}},
-	{target: "nvjitlink", exact: []string{"nvJitLink.h"}},
-	{target: "nvtx", prefix: "nvToolsExt"},
-	// The cuDNN frontend (cudnn_frontend.h) is a header-only project of its own.
-	{target: "cudnn", prefix: "cudnn", except: []string{"cudnn_frontend"}},
-	{target: "nccl", exact: []string{"nccl.h", "nccl_net.h"}},
+// toolkitFile is a file line of toolkit_files.txt.
+type toolkitFile struct {
+	path, component string
+	versions        []string
+}
+
+// toolkitFileLines parses the file lines of a contents file ("file PATH COMPONENT VERSION...").
+func toolkitFileLines(data string) []toolkitFile {
+	var out []toolkitFile
+	for _, line := range strings.Split(data, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "file" {
+			continue
+		}
+		out = append(out, toolkitFile{path: f[1], component: f[2], versions: f[3:]})
+	}
+	return out
 }
 
 func setOf(names ...string) map[string]bool {

@@ -13,6 +13,9 @@ _TOOLS = {
     "nvcc": ("nvcc", "nvcc"),
     "compiler_files": ("nvcc", "compiler_files"),
     "cuobjdump": ("cuobjdump", "cuobjdump"),
+    "nvdisasm": ("nvdisasm", "nvdisasm"),
+    "compute_sanitizer": ("sanitizer", "compute_sanitizer"),
+    "tileiras": ("tileiras", "tileiras"),
 }
 
 # buildifier: disable=unnamed-macro

@@ -9,7 +9,7 @@ them re-runs this rule; so does `bazel fetch --configure --force`.
 """
 
 load(":arch_config.bzl", "configure_archs")
-load(":driver_stub.bzl", "write_driver_stub")
+load(":driver_stub.bzl", "write_driver_stub", "write_nvml_stub")
 
 # Directories of a toolkit root that nvcc reads through its nvcc.profile ($(_HERE_)/..).
 _TOOLKIT_DIRS = ["nvvm", "lib64", "targets", "libdevice"]
@@ -39,7 +39,8 @@ def _detect(rctx, tool):
             found = found,
             has_include = False,
             has_stub = False,
-            cuobjdump = False,
+            has_nvml_stub = False,
+            tools = [],
             missing = found.get("error", "no CUDA toolkit found"),
         )
 
@@ -62,18 +63,33 @@ def _detect(rctx, tool):
         has_include = _link_debian_headers(rctx)
     for path in (found.get("libraries") or {}).values():
         _link_library(rctx, path)
-    cuobjdump = found.get("cuobjdump", "") or rctx.which("cuobjdump")
-    if cuobjdump:
-        rctx.symlink(cuobjdump, "tools/cuobjdump")
+    tools = []
+    for tool in _TOOLS:
+        path = (found.get("cuobjdump", "") if tool == "cuobjdump" else "") or _find_tool(rctx, nvcc_dir, tool)
+        if path:
+            rctx.symlink(path, "tools/" + tool)
+            tools.append(tool)
     has_stub = bool(include) and write_driver_stub(rctx, rctx.path(include).get_child("cuda.h"))
+    has_nvml_stub = bool(include) and write_nvml_stub(rctx, rctx.path(include).get_child("nvml.h"))
     return struct(
         nvcc = nvcc,
         found = found,
         has_include = has_include,
         has_stub = has_stub,
-        cuobjdump = bool(cuobjdump),
+        has_nvml_stub = has_nvml_stub,
+        tools = tools,
         missing = "",
     )
+
+# The toolkit's programs that @cuda//:<name> offers (name with '-' as '_').
+_TOOLS = ["cuobjdump", "nvdisasm", "compute-sanitizer", "tileiras"]
+
+def _find_tool(rctx, nvcc_dir, tool):
+    """tool beside nvcc, in the toolkit root's compute-sanitizer/ directory, or on PATH."""
+    for p in [nvcc_dir.get_child(tool), nvcc_dir.dirname.get_child(tool).get_child(tool)]:
+        if p.exists and not p.is_dir:
+            return p
+    return rctx.which(tool)
 
 # Lists the top-level entries of /usr/include owned by Debian's CUDA packages: those built from the
 # nvidia-cuda-toolkit source, and CCCL's three (libthrust-dev, libcub-dev, libcu++-dev, built from the
@@ -117,7 +133,8 @@ def _local_cuda_impl(rctx):
             ("version", tk.found.get("version", "")),
             ("has_include", tk.has_include),
             ("has_stub", tk.has_stub),
-            ("has_cuobjdump", tk.cuobjdump),
+            ("has_nvml_stub", tk.has_nvml_stub),
+            ("tools", tk.tools),
             ("default_spec", archs["default_spec"]),
             ("default_source", archs["default_source"]),
             ("native_flags", archs["native_flags"]),

@@ -2,7 +2,7 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cuda_toolchain.bzl", "cuda_toolchain")
-load(":components.bzl", "cuda_driver_stub", "cuda_library_targets")
+load(":components.bzl", "cuda_driver_stub", "cuda_library_targets", "cuda_nvml_stub")
 
 # buildifier: disable=unnamed-macro
 # The whole BUILD file of @local_cuda.
@@ -13,7 +13,8 @@ def cuda_local_targets(
         version,
         has_include,
         has_stub,
-        has_cuobjdump,
+        has_nvml_stub,
+        tools,
         **archs):
     """Declares headers, libraries, tools and the toolchain of the local toolkit.
 
@@ -25,7 +26,8 @@ def cuda_local_targets(
       has_include: whether include/ links the toolkit's headers (for Debian's /usr/include: the
         entries its CUDA packages own).
       has_stub: whether stub/cuda_stub.c was generated from cuda.h.
-      has_cuobjdump: whether tools/cuobjdump exists.
+      has_nvml_stub: whether stub/nvml_stub.c was generated from nvml.h.
+      tools: the programs found and linked as tools/<name> (cuobjdump, compute-sanitizer, ...).
       **archs: arch_* tables and default/native fields for cuda_toolchain.
     """
     cccl = native.glob(["include/cccl/**"], allow_empty = True)
@@ -43,6 +45,7 @@ def cuda_local_targets(
         deps = [":cuda_headers"],
     )
     cuda_driver_stub("cuda_driver", toolkit, ":cuda_headers", has_stub)
+    cuda_nvml_stub("nvml", toolkit, ":cuda_headers", has_nvml_stub)
     cuda_library_targets("*", toolkit, ":cuda_headers", ":cuda_headers")
 
     native.filegroup(name = "nvcc", srcs = native.glob(["bin/nvcc"], allow_empty = True))
@@ -50,7 +53,8 @@ def cuda_local_targets(
         name = "compiler_files",
         srcs = native.glob(["bin/**", "nvvm/**", "lib64/**", "targets/**", "libdevice/**"], allow_empty = True),
     )
-    native.filegroup(name = "cuobjdump", srcs = ["tools/cuobjdump"] if has_cuobjdump else [])
+    for tool in ["cuobjdump", "nvdisasm", "compute-sanitizer", "tileiras"]:
+        native.filegroup(name = tool.replace("-", "_"), srcs = ["tools/" + tool] if tool in tools else [])
     cuda_toolchain(
         name = "toolchain",
         nvcc = ":bin/nvcc" if available else None,

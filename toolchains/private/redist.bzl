@@ -7,23 +7,37 @@ repositories and @cuda//: targets as a pinned one.
 """
 
 # NVIDIA's component names -> ours. A component can take several archives (CUDA 13 splits the
-# compiler into cuda_nvcc and libnvvm); "crt" falls back to the nvcc archive, which carries
-# include/crt/ before CUDA 13.
+# compiler into cuda_nvcc and libnvvm; the profiler API's headers and libculibos.a join the runtime,
+# so that every compile sees cuda_profiler_api.h as with a full install); "crt" falls back to the
+# nvcc archive, which carries include/crt/ before CUDA 13, and "nvptxcompiler" too (CUDA 12's
+# cuda_nvcc holds libnvptxcompiler_static.a).
 _COMPONENTS = {
     "cuda_nvcc": "nvcc",
     "libnvvm": "nvcc",
     "cuda_crt": "crt",
     "cuda_cudart": "cudart",
+    "cuda_culibos": "cudart",
+    "cuda_profiler_api": "cudart",
     "cuda_cccl": "cccl",
     "cuda_nvrtc": "nvrtc",
     "libnvjitlink": "nvjitlink",
+    "libnvptxcompiler": "nvptxcompiler",
+    "libnvfatbin": "nvfatbin",
     "cuda_nvtx": "nvtx",
     "libcublas": "cublas",
     "libcufft": "cufft",
     "libcurand": "curand",
     "libcusparse": "cusparse",
     "libcusolver": "cusolver",
+    "libnpp": "npp",
+    "libnvjpeg": "nvjpeg",
+    "libcufile": "cufile",
+    "cuda_cupti": "cupti",
+    "cuda_nvml_dev": "nvml",
+    "cuda_opencl": "opencl",
+    "cuda_sanitizer_api": "sanitizer",
     "cuda_cuobjdump": "cuobjdump",
+    "cuda_nvdisasm": "nvdisasm",
 }
 
 _PLATFORM = "linux-x86_64"
@@ -87,8 +101,9 @@ def toolkit_from_redist(manifest, base_url, name):
         })
         if nv_name == "cuda_nvcc":
             nvcc_version = entry.get("version", "")
-    if "crt" not in components and "nvcc" in components:
-        components["crt"] = [components["nvcc"][0]]
+    for fallback in ["crt", "nvptxcompiler"]:
+        if fallback not in components and "nvcc" in components:
+            components[fallback] = [components["nvcc"][0]]
     return {
         "toolkit": "%s (NVIDIA redist, %s)" % (name, manifest.get("release_label", "unknown release")),
         "nvcc_version": nvcc_version,

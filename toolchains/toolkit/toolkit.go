@@ -71,8 +71,8 @@ type LibraryRole struct {
 }
 
 // LibraryRoles are the libraries DetectToolkit looks for, by role, in a fixed order: the CUDA
-// runtime, the math libraries, NVRTC, nvJitLink and the PTX compiler, the driver's link stub,
-// cuDNN and NCCL. A library is searched in Root/lib64, Root/lib, Root/targets/x86_64-linux/lib
+// runtime, the math libraries, NVRTC, nvJitLink, the PTX compiler, nvFatbin, nvJPEG, CUPTI,
+// cuFile, OpenCL, NPP, the driver's link stub, cuDNN and NCCL. A library is searched in Root/lib64, Root/lib, Root/targets/x86_64-linux/lib
 // and then /usr/lib/x86_64-linux-gnu (Debian's packages, NVIDIA's cuDNN and NCCL packages); a
 // StubsOnly one in Root/lib64/stubs and Root/targets/x86_64-linux/lib/stubs only. The first
 // directory with a match wins.
@@ -85,6 +85,7 @@ var LibraryRoles = []LibraryRole{
 	{Role: "cublas_static", File: "libcublas_static.a"},
 	{Role: "cublasLt", File: "libcublasLt.so"},
 	{Role: "cublasLt_static", File: "libcublasLt_static.a"},
+	{Role: "nvblas", File: "libnvblas.so"},
 	{Role: "cufft", File: "libcufft.so"},
 	{Role: "cufft_static", File: "libcufft_static.a"},
 	{Role: "curand", File: "libcurand.so"},
@@ -93,6 +94,7 @@ var LibraryRoles = []LibraryRole{
 	{Role: "cusparse_static", File: "libcusparse_static.a"},
 	{Role: "cusolver", File: "libcusolver.so"},
 	{Role: "cusolver_static", File: "libcusolver_static.a"},
+	{Role: "cusolverMg", File: "libcusolverMg.so"},
 	{Role: "nvrtc", File: "libnvrtc.so"},
 	{Role: "nvrtc_static", File: "libnvrtc_static.a"},
 	{Role: "nvrtc_builtins", File: "libnvrtc-builtins.so"},
@@ -100,6 +102,25 @@ var LibraryRoles = []LibraryRole{
 	{Role: "nvjitlink", File: "libnvJitLink.so"},
 	{Role: "nvjitlink_static", File: "libnvJitLink_static.a"},
 	{Role: "nvptxcompiler_static", File: "libnvptxcompiler_static.a"},
+	{Role: "nvfatbin", File: "libnvfatbin.so"},
+	{Role: "nvfatbin_static", File: "libnvfatbin_static.a"},
+	{Role: "nvjpeg", File: "libnvjpeg.so"},
+	{Role: "nvjpeg_static", File: "libnvjpeg_static.a"},
+	{Role: "cupti", File: "libcupti.so"},
+	{Role: "cufile", File: "libcufile.so"},
+	{Role: "cufile_rdma", File: "libcufile_rdma.so"},
+	{Role: "opencl", File: "libOpenCL.so"},
+	{Role: "nppc", File: "libnppc.so"},
+	{Role: "nppial", File: "libnppial.so"},
+	{Role: "nppicc", File: "libnppicc.so"},
+	{Role: "nppidei", File: "libnppidei.so"},
+	{Role: "nppif", File: "libnppif.so"},
+	{Role: "nppig", File: "libnppig.so"},
+	{Role: "nppim", File: "libnppim.so"},
+	{Role: "nppist", File: "libnppist.so"},
+	{Role: "nppisu", File: "libnppisu.so"},
+	{Role: "nppitc", File: "libnppitc.so"},
+	{Role: "npps", File: "libnpps.so"},
 	{Role: "cuda_driver", File: "libcuda.so", StubsOnly: true},
 	{Role: "cudnn", File: "libcudnn.so"},
 	{Role: "nccl", File: "libnccl.so"},

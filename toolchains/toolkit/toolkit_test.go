@@ -415,8 +415,8 @@ func TestLibraryRoles(t *testing.T) {
 			t.Errorf("%s: StubsOnly %v", r.Role, r.StubsOnly)
 		}
 	}
-	if len(LibraryRoles) != 27 {
-		t.Errorf("%d roles, want 27", len(LibraryRoles))
+	if len(LibraryRoles) != 48 {
+		t.Errorf("%d roles, want 48", len(LibraryRoles))
 	}
 }
 

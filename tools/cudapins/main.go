@@ -5,6 +5,7 @@
 //
 //	cudapins check [-versions toolchains/versions.bzl]
 //	cudapins wheel NAME==VERSION [NAME==VERSION ...]
+//	cudapins contents [-versions toolchains/versions.bzl] [-o gazelle/cuda/toolkit_files.txt]
 //
 // check parses CUDA_TOOLKITS in versions.bzl and, for every archive with a "package" key, looks the
 // release up in PyPI's JSON API (https://pypi.org/pypi/<name>/json): one file of that release must
@@ -17,6 +18,12 @@
 // package, url, sha256 and strip_prefix, the wheel's top two directories (e.g. "nvidia/cu13"),
 // found by reading the wheel's zip central directory through HTTP range requests, so that adding
 // a CUDA version does not download gigabytes of wheels.
+//
+// contents lists the files every pinned wheel puts under include/, lib/ and bin/ of its component
+// (read from the wheels' zip central directories, as wheel does), per component and version, with
+// the archives they came from, into gazelle/cuda/toolkit_files.txt: Gazelle's CUDA extension maps
+// headers to @cuda targets from it, and tests check it against versions.bzl and the @cuda targets.
+// Rerun it after changing versions.bzl.
 //
 // PYPI_URL overrides the index's base URL (default https://pypi.org). Under `bazel run`, a relative
 // -versions path is taken from the workspace root.
@@ -94,6 +101,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, a.Starlark())
 		}
 		return status
+	case "contents":
+		fs := flag.NewFlagSet("contents", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		versions := fs.String("versions", "toolchains/versions.bzl", "the versions.bzl to read")
+		out := fs.String("o", contentsPath, "the contents file to write")
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		if fs.NArg() != 0 {
+			fmt.Fprintf(stderr, "cudapins contents: unexpected arguments %q\n", fs.Args())
+			return 2
+		}
+		if err := contents(index, workspacePath(*versions), workspacePath(*out), stderr); err != nil {
+			fmt.Fprintf(stderr, "cudapins contents: %v\n", err)
+			return 1
+		}
+		return 0
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
 		return 0
@@ -108,6 +132,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   cudapins check [-versions toolchains/versions.bzl]   check every pinned wheel against PyPI
   cudapins wheel NAME==VERSION [...]                    print versions.bzl entries for new wheels
+  cudapins contents [-versions F] [-o F]                list the pinned wheels' files (default -o
+                                                        gazelle/cuda/toolkit_files.txt)
 PYPI_URL overrides the index (default https://pypi.org).
 `)
 }
@@ -118,6 +144,27 @@ func workspacePath(p string) string {
 		return filepath.Join(ws, p)
 	}
 	return p
+}
+
+// contents writes the contents file of the versions.bzl at filename to out.
+func contents(index *Index, filename, out string, progress io.Writer) error {
+	data, err := os.ReadFile(filename)
+	if err != nil {
+		return fmt.Errorf("reading versions: %w", err)
+	}
+	archives, err := ParseVersions(filename, data)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := writeContents(index, archives, &b, progress); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	fmt.Fprintf(progress, "wrote %s (%d archives)\n", out, len(archives))
+	return nil
 }
 
 // check verifies every archive of the versions.bzl at filename against the index, printing one
