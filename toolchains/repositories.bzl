@@ -69,6 +69,7 @@ def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []
                 archives = [json.encode(a) for a in archives],
                 mirrors = mirrors,
                 crt = "@%s//:headers" % repos["crt"],
+                cccl = "@%s//:headers" % repos["cccl"],
                 cuda_headers = "@%s//:cuda_headers" % repos["cudart"],
                 dep_labels = cross_component_deps(component),
             )

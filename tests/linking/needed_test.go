@@ -45,6 +45,8 @@ var want = map[string]struct {
 }{
 	// Depends on cuBLAS, cuFFT and NVRTC, calls cuFFT.
 	"only_cufft": {needed: []string{"libcufft"}, run: true},
+	// cuSOLVER's own needs (cuBLAS, cuSPARSE, nvJitLink) are found beside it, not NEEDED here.
+	"only_cusolver": {needed: []string{"libcusolver"}, run: true},
 	// NVRTC loads its builtins itself: they are not NEEDED.
 	"nvrtc_compile": {needed: []string{"libnvrtc"}, run: true},
 	// cgo: a go_test whose cu_library calls cuBLAS, cuRAND and NVRTC.

@@ -173,7 +173,11 @@ def cuda_library_targets(component, toolkit, headers, cuda_headers, dep_labels =
                 visibility = ["//visibility:public"],
             )
             continue
-        deps = {d: True for d in [headers, cuda_headers] + [dep_labels.get(d, ":" + d) for d in lib.deps]}.keys()
+
+        # A dependency in this repository that the toolkit lacks is left out: CUDA 11's cuSOLVER
+        # needs no nvJitLink, and a local CUDA 11 has none.
+        local_deps = [":" + d for d in lib.deps if d not in dep_labels and not _missing_files(LIBRARIES[d])]
+        deps = {d: True for d in [headers, cuda_headers] + [dep_labels[d] for d in lib.deps if d in dep_labels] + local_deps}.keys()
         if lib.shared:
             cuda_shared_library(
                 name = name,
@@ -307,7 +311,7 @@ def _tool(name, paths, data):
 
 # buildifier: disable=unnamed-macro
 # The whole BUILD file of a component repository.
-def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_labels = {}, driver_stub = False, nvml_stub = False):
+def cuda_component_targets(component, toolkit, crt = "", cccl = "", cuda_headers = "", dep_labels = {}, driver_stub = False, nvml_stub = False):
     """The BUILD file of a downloaded component repository (see cuda_component.bzl).
 
     Args:
@@ -315,6 +319,8 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
         component (cublas, ...).
       toolkit: the toolkit, for messages.
       crt: label of the crt headers (used by cudart's cuda_headers).
+      cccl: label of the CCCL headers (used by cudart's cuda_headers: CUDA 13's cuda_fp16.h includes
+        <nv/target>, so host code that includes a library's headers needs them too).
       cuda_headers: label of the CUDA runtime headers.
       dep_labels: name -> label for dependencies in other components.
       driver_stub: whether stub/cuda_stub.c was generated (cudart only).
@@ -332,7 +338,7 @@ def cuda_component_targets(component, toolkit, crt = "", cuda_headers = "", dep_
             srcs = native.glob(["bin/**", "nvvm/**", "lib/**", "include/**"], allow_empty = True),
         )
     if component == "cudart":
-        cc_library(name = "cuda_headers", deps = [":headers"] + ([crt] if crt else []))
+        cc_library(name = "cuda_headers", deps = [":headers"] + [h for h in [crt, cccl] if h])
 
         # cuda.h is in this component's own headers; the stub needs nothing else.
         cuda_driver_stub("cuda_driver", toolkit, ":headers", driver_stub)

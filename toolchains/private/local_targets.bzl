@@ -34,7 +34,8 @@ def cuda_local_targets(
     cc_library(
         name = "cuda_headers",
         hdrs = native.glob(["include/**"], allow_empty = True) if has_include else [],
-        includes = ["include"] if has_include else [],
+        # CUDA 13's cuda_fp16.h includes <nv/target>, from CCCL's include/cccl.
+        includes = ((["include/cccl"] if cccl else []) + ["include"]) if has_include else [],
     )
     cc_library(name = "nvtx", deps = [":cuda_headers"])
     cc_library(name = "cublas_headers", deps = [":cuda_headers"])

@@ -32,20 +32,23 @@ std::atomic<bool> g_resolved{false};
 std::mutex g_mu;                     // guards resolving and g_contexts
 std::vector<CUcontext> g_contexts;  // retained primary contexts by device (nullptr: not yet)
 
-// One entry point of the driver. Legacy-stream versions: stream 0 is the legacy default stream,
-// as in ops/cuda (compiled with nvcc's default --default-stream=legacy).
-cudaError_t entry_point(const char* symbol, void** fn) {
+// One entry point of the driver, at the ABI version of its PFN_..._vNNNN type (`version`), so a
+// program built with a newer toolkit than the driver's CUDA version still finds it (asking for
+// CUDART_VERSION fails with cudaErrorInvalidValue on an older driver). Legacy-stream versions:
+// stream 0 is the legacy default stream, as in ops/cuda (nvcc's default --default-stream=legacy).
+cudaError_t entry_point(const char* symbol, int version, void** fn) {
   *fn = nullptr;
 #if CUDART_VERSION >= 12050
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSuccess;
   cudaError_t err =
-      cudaGetDriverEntryPointByVersion(symbol, fn, CUDART_VERSION, cudaEnableLegacyStream, &found);
+      cudaGetDriverEntryPointByVersion(symbol, fn, version, cudaEnableLegacyStream, &found);
 #elif CUDART_VERSION >= 12000
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSuccess;
   cudaError_t err = cudaGetDriverEntryPoint(symbol, fn, cudaEnableLegacyStream, &found);
 #else
   cudaError_t err = cudaGetDriverEntryPoint(symbol, fn, cudaEnableLegacyStream);
 #endif
+  (void)version;
   if (err == cudaSuccess && *fn == nullptr) err = cudaErrorSymbolNotFound;
   return err;
 }
@@ -55,23 +58,24 @@ cudaError_t resolve() {
   if (g_resolved.load(std::memory_order_acquire)) return cudaSuccess;
   struct Sym {
     const char* name;
+    int version;  // the N of the field's PFN_<name>_vN type
     void** slot;
   };
   Driver d;
   const Sym syms[] = {
-      {"cuGetErrorName", reinterpret_cast<void**>(&d.error_name)},
-      {"cuGetErrorString", reinterpret_cast<void**>(&d.error_string)},
-      {"cuDeviceGet", reinterpret_cast<void**>(&d.device_get)},
-      {"cuDevicePrimaryCtxRetain", reinterpret_cast<void**>(&d.primary_ctx_retain)},
-      {"cuCtxGetCurrent", reinterpret_cast<void**>(&d.ctx_get_current)},
-      {"cuCtxSetCurrent", reinterpret_cast<void**>(&d.ctx_set_current)},
-      {"cuModuleLoadData", reinterpret_cast<void**>(&d.module_load_data)},
-      {"cuModuleUnload", reinterpret_cast<void**>(&d.module_unload)},
-      {"cuModuleGetFunction", reinterpret_cast<void**>(&d.module_get_function)},
-      {"cuLaunchKernel", reinterpret_cast<void**>(&d.launch_kernel)},
+      {"cuGetErrorName", 6000, reinterpret_cast<void**>(&d.error_name)},
+      {"cuGetErrorString", 6000, reinterpret_cast<void**>(&d.error_string)},
+      {"cuDeviceGet", 2000, reinterpret_cast<void**>(&d.device_get)},
+      {"cuDevicePrimaryCtxRetain", 7000, reinterpret_cast<void**>(&d.primary_ctx_retain)},
+      {"cuCtxGetCurrent", 4000, reinterpret_cast<void**>(&d.ctx_get_current)},
+      {"cuCtxSetCurrent", 4000, reinterpret_cast<void**>(&d.ctx_set_current)},
+      {"cuModuleLoadData", 2000, reinterpret_cast<void**>(&d.module_load_data)},
+      {"cuModuleUnload", 2000, reinterpret_cast<void**>(&d.module_unload)},
+      {"cuModuleGetFunction", 2000, reinterpret_cast<void**>(&d.module_get_function)},
+      {"cuLaunchKernel", 4000, reinterpret_cast<void**>(&d.launch_kernel)},
   };
   for (const Sym& s : syms) {
-    cudaError_t err = entry_point(s.name, s.slot);
+    cudaError_t err = entry_point(s.name, s.version, s.slot);
     if (err != cudaSuccess) return err;
   }
   g_driver = d;
