@@ -16,26 +16,34 @@
 #          compile_commands.json that tools/compdb writes.
 #   cuda   (root) a local CUDA toolkit, bookworm non-free nvidia-cuda-toolkit 11.8 (~1.7 GB), needed
 #          only for builds with --cuda_version=local.
+#   cuda-sid  a local CUDA 12 toolkit without root: Debian sid's non-free nvidia-cuda-toolkit (12.4)
+#          unpacked into $RULES_CUDA_GO_CACHE/cuda-debian-sid/VERSION and arranged as a CUDA root
+#          (bin/, nvvm/, include/, lib64/ with stubs/): nvcc and its tools, the headers, the runtime
+#          (static and shared), NVRTC, nvJitLink, NVTX, CCCL and the shared math libraries (cuBLAS,
+#          cuBLASLt, cuFFT, cuRAND, cuSPARSE, cuSOLVER); no driver (libcuda1) and no static math
+#          libraries. About 1.5 GB of packages, 1.9 GB unpacked. For --cuda_version=local with
+#          CUDA_PATH pointing there (./bazelw does both with RULES_CUDA_GO_LOCAL_CUDA=debian-sid).
 #   bazel-system  (root) the former route, kept for machines where the private prefix cannot work:
 #          sid's bazel-bootstrap installed system-wide with `apt-get -t sid`. It UPGRADES the system's
 #          libc6 (2.36 -> sid's), libstdc++6, OpenSSL and ~180 packages; it prints the list first.
 # bazelw calls it: as the user for bazel and go, as root (or with a message saying so) for the rest.
 #
-# Usage: tools/install-debian.sh [base] [bazel] [go] [clangd] [cuda] [bazel-system]
+# Usage: tools/install-debian.sh [base] [bazel] [go] [clangd] [cuda] [cuda-sid] [bazel-system]
 set -euo pipefail
 
-want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_clangd=0 want_bazel_system=0 want_cacerts=0
+want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_clangd=0 want_bazel_system=0 want_cacerts=0 want_cuda_sid=0
 [ $# -eq 0 ] && set -- base bazel go
 for w in "$@"; do
   case "$w" in
     base) want_base=1 ;;
     bazel) want_bazel=1 ;;
     cuda) want_cuda=1 ;;
+    cuda-sid) want_cuda_sid=1 ;;
     clangd) want_clangd=1 ;;
     go) want_go=1 ;;
     bazel-system) want_bazel_system=1 ;;
     cacerts) want_cacerts=1 ;; # remakes the private Bazel's Java trust store (bazelw, when the system's CAs change)
-    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, clangd, cuda, bazel-system)" >&2; exit 2 ;;
+    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, clangd, cuda, cuda-sid, bazel-system)" >&2; exit 2 ;;
   esac
 done
 
@@ -118,14 +126,17 @@ papt() {
   [ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
   "$cmd" "${opts[@]}" "$@"
 }
+# private_apt_update [COMPONENTS]: the package lists of sid and bookworm (COMPONENTS: "main" unless
+# given) into the private apt state.
 private_apt_update() {
-  { command -v apt-get && command -v dpkg-deb; } >/dev/null || die "the private Bazel and Go are made from Debian packages: apt-get and dpkg-deb are needed"
+  local components=${1:-main}
+  { command -v apt-get && command -v dpkg-deb; } >/dev/null || die "the private Bazel, Go and CUDA are made from Debian packages: apt-get and dpkg-deb are needed"
   [ "$(uname -m)" = x86_64 ] || die "the private Bazel prefix is made for x86_64 (found $(uname -m)); use: sudo $0 bazel-system"
   [ -r "$keyring" ] || die "$keyring (package debian-archive-keyring) is needed to check Debian's archive"
   mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/empty"
   : >"$apt_dir/status"
-  printf 'deb [signed-by=%s] %s %s main\n' "$keyring" "$mirror" sid "$keyring" "$mirror" bookworm >"$apt_dir/sources.list"
-  say "reading Debian's package lists for sid and bookworm into $apt_dir (private apt state; the system's apt is not touched)"
+  printf 'deb [signed-by=%s] %s %s %s\n' "$keyring" "$mirror" sid "$components" "$keyring" "$mirror" bookworm "$components" >"$apt_dir/sources.list"
+  say "reading Debian's package lists for sid and bookworm ($components) into $apt_dir (private apt state; the system's apt is not touched)"
   papt apt-get update -qq || die "apt-get update (private state in $apt_dir) failed"
 }
 # download_debs DIR PKG/RELEASE...: the .debs, into DIR.
@@ -369,12 +380,98 @@ install_go_private() {
   say "Go $("$final/usr/lib/go-1.26/bin/go" env GOVERSION) is in $final; GOROOT $cache/go-debian/current"
 }
 
+# CUDA 12: sid's non-free nvidia-cuda-toolkit, arranged as a CUDA root in $cache/cuda-debian-sid/VERSION.
+# Debian spreads the toolkit over /usr/bin, /usr/lib/nvidia-cuda-toolkit, /usr/include and
+# /usr/lib/x86_64-linux-gnu, and its nvcc.profile names those absolute paths; unpacked elsewhere, the
+# files are moved to the layout of NVIDIA's own installs (bin/, nvvm/bin, nvvm/libdevice, include/,
+# lib64/, lib64/stubs) and bin/nvcc.profile finds everything relative to nvcc, so the root works
+# wherever it is, as CUDA_PATH.
+install_cuda_sid_private() {
+  local version final staging tmp pkgs u deb
+  private_apt_update "main contrib non-free"
+  version=$(papt apt-cache policy nvidia-cuda-toolkit | awk '/Candidate:/ {print $2}')
+  [ -n "$version" ] && [ "$version" != "(none)" ] || die "Debian sid has no nvidia-cuda-toolkit (non-free) in $mirror"
+  final="$cache/cuda-debian-sid/$version"
+  if [ -f "$final/.complete" ]; then
+    say "the CUDA toolkit of Debian sid ($version) is already in $final"
+    ln -sfn "$version" "$cache/cuda-debian-sid/current"
+    return 0
+  fi
+  # The toolkit, the development package (headers, static runtime, link names, stubs) and, of the
+  # libraries it depends on, the runtime, NVRTC, NVVM, nvJitLink, NVTX, CCCL and the math libraries
+  # the @cuda hub names; never the driver (libcuda1, libnvidia-*).
+  mapfile -t pkgs < <(papt apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+    --no-enhances nvidia-cuda-dev 2>/dev/null | awk '$1 == "Depends:" && $2 !~ /^</ {print $2}' |
+    grep -E '^(libcudart|libnvrtc|libnvvm|libnvjitlink|libnvtoolsext|libcublas[0-9]|libcublaslt|libcufft[0-9]|libcurand|libcusparse|libcusolver[0-9]|libthrust-dev|libcub-dev|libcu\+\+-dev)' | sort -u)
+  [ ${#pkgs[@]} -ge 12 ] || die "could not work out the library packages of sid's nvidia-cuda-dev (got: ${pkgs[*]})"
+  pkgs+=(nvidia-cuda-toolkit nvidia-cuda-dev)
+  mkdir -p "$cache/cuda-debian-sid"
+  staging=$(mktemp -d "$cache/cuda-debian-sid/.staging.XXXXXX")
+  tmp=$(mktemp -d "$cache/cuda-debian-sid/.debs.XXXXXX")
+  # shellcheck disable=SC2064 # expand now: these are this run's directories
+  trap "rm -rf '$staging' '$tmp'" EXIT
+  say "downloading the CUDA toolkit $version from Debian sid non-free: ${pkgs[*]/%/\/sid}"
+  download_debs "$tmp" "${pkgs[@]/%//sid}"
+  say "unpacking them into $final (not installing: dpkg-deb -x; of nvidia-cuda-dev, no static math library)"
+  for deb in "$tmp"/*.deb; do
+    case "$(basename "$deb")" in
+      nvidia-cuda-dev_*)
+        # 2.5 GB unpacked, 2 GB of it static math libraries: only headers, link names and the runtime.
+        dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$staging" --wildcards --no-wildcards-match-slash \
+          './usr/include/*' './usr/lib/x86_64-linux-gnu/*.so' './usr/lib/x86_64-linux-gnu/stubs/*' \
+          './usr/lib/x86_64-linux-gnu/libcudart_static.a' './usr/lib/x86_64-linux-gnu/libcudadevrt.a' \
+          './usr/lib/x86_64-linux-gnu/libculibos.a' || die "could not unpack $deb" ;;
+      *) dpkg-deb -x "$deb" "$staging" ;;
+    esac
+  done
+  rm -rf "$tmp"
+  u="$staging/usr"
+  local root="$staging/root" t
+  mkdir -p "$root/bin" "$root/nvvm/bin" "$root/nvvm/lib64" "$root/nvvm/include" "$root/lib64"
+  [ -x "$u/lib/nvidia-cuda-toolkit/bin/nvcc" ] && [ -x "$u/lib/nvidia-cuda-toolkit/bin/cicc" ] ||
+    die "sid's nvidia-cuda-toolkit has no usr/lib/nvidia-cuda-toolkit/bin/nvcc and cicc"
+  mv "$u/lib/nvidia-cuda-toolkit/bin/nvcc" "$u/lib/nvidia-cuda-toolkit/bin/crt" "$root/bin/"
+  for t in ptxas fatbinary nvlink cudafe++ bin2c cuobjdump nvdisasm nvprune cu++filt; do
+    [ -x "$u/bin/$t" ] || die "sid's nvidia-cuda-toolkit has no usr/bin/$t"
+    mv "$u/bin/$t" "$root/bin/"
+  done
+  mv "$u/lib/nvidia-cuda-toolkit/bin/cicc" "$root/nvvm/bin/"
+  mv "$u/lib/nvidia-cuda-toolkit/libdevice" "$root/nvvm/"
+  [ ! -f "$u/include/nvvm.h" ] || mv "$u/include/nvvm.h" "$root/nvvm/include/"
+  mv "$u/include" "$root/include"
+  mv "$u/lib/x86_64-linux-gnu"/* "$root/lib64/"
+  mv "$root/lib64"/libnvvm.so* "$root/nvvm/lib64/"
+  # Link names of libraries left out (static math libraries' companions, NPP, nvJPEG, ...) would
+  # dangle: remove them, so that the toolkit does not seem to have those libraries.
+  find "$root/lib64" -xtype l -delete
+  cat >"$root/bin/nvcc.profile" <<'PROFILE'
+# Written by rules_cuda_go's tools/install-debian.sh: Debian's toolkit in NVIDIA's layout.
+TOP              = $(_HERE_)/..
+NVVMIR_LIBRARY_DIR = $(TOP)/nvvm/libdevice
+LD_LIBRARY_PATH += $(TOP)/lib64:
+PATH            += $(TOP)/nvvm/bin:$(_HERE_):
+INCLUDES        +=  "-I$(TOP)/include" $(_SPACE_)
+LIBRARIES        =+ $(_SPACE_) "-L$(TOP)/lib64/stubs" "-L$(TOP)/lib64"
+CUDAFE_FLAGS    +=
+PTXAS_FLAGS     +=
+PROFILE
+  "$root/bin/nvcc" --version >/dev/null || die "$root/bin/nvcc --version failed"
+  rm -rf "$final"
+  mv -T "$root" "$final" || die "could not move the toolkit into $final"
+  rm -rf "$staging"
+  trap - EXIT
+  touch "$final/.complete"
+  ln -sfn "$version" "$cache/cuda-debian-sid/current"
+  say "CUDA $("$final/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p') from Debian sid is in $final ($(du -sh "$final" | cut -f1)); use it with CUDA_PATH=$final and --cuda_version=local"
+}
+
 if [ $want_base -eq 1 ] || [ $want_clangd -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
   system_install
 fi
 [ $want_bazel -eq 0 ] || install_bazel_private
 [ $want_go -eq 0 ] || install_go_private
+[ $want_cuda_sid -eq 0 ] || install_cuda_sid_private
 [ $want_cacerts -eq 0 ] || update_java_cacerts "$(cd -P "$cache/bazel-debian/current" && pwd)"
 # The private apt state (package lists, ~60 MB) is only needed while installing.
-if [ $((want_bazel + want_go)) -gt 0 ]; then rm -rf "$apt_dir"; fi
+if [ $((want_bazel + want_go + want_cuda_sid)) -gt 0 ]; then rm -rf "$apt_dir"; fi
 say "done"

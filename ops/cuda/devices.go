@@ -18,9 +18,9 @@ var deviceCount = sync.OnceValues(func() (int, error) {
 		var ce *Error
 		errors.As(err, &ce)
 		detail := fmt.Sprintf("cudaGetDeviceCount returned %s (%s)", ce.Name, ce.Msg)
+		// No driver, or one older than the toolkit the binary was built with: say which.
 		var driver, runtime C.int
 		if ce.Code == codeInsufficientDriver && C.opscuda_versions(&driver, &runtime) == 0 {
-			// No driver, or one older than the toolkit the binary was built with: say which.
 			detail = compat.Explain(int(driver), int(runtime)) + " (" + detail + ")"
 		}
 		return 0, &noDeviceError{detail: detail, cause: err}

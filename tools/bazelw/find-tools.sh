@@ -47,6 +47,20 @@ uses_local_cuda() {
 # nvcc is looked for only when the build uses the local toolkit; by default Bazel downloads a pinned one.
 want_cuda() { [ -z "${RULES_CUDA_GO_SKIP_CUDA:-}" ] && ! uses_cpu_config "$@" && uses_local_cuda "$@"; }
 
+# RULES_CUDA_GO_LOCAL_CUDA picks which toolkit --cuda_version=local means: unset, the one found
+# (find_nvcc); "debian-sid", Debian sid's CUDA 12 toolkit unpacked in the cache without root
+# (tools/install-debian.sh cuda-sid, when the command line selects the local toolkit), whose root
+# becomes CUDA_PATH for every command (so that Bazel does not see the local toolkit change between
+# commands).
+sid_cuda="$cache/cuda-debian-sid/current"
+use_sid_cuda() {
+  case "${RULES_CUDA_GO_LOCAL_CUDA:-}" in
+    '') return 1 ;;
+    debian-sid) return 0 ;;
+    *) die "RULES_CUDA_GO_LOCAL_CUDA='$RULES_CUDA_GO_LOCAL_CUDA': the value is 'debian-sid' (Debian sid's CUDA 12 toolkit, unpacked into $cache/cuda-debian-sid) or unset (the toolkit found on this machine)" ;;
+  esac
+}
+
 # The private Bazel tools/install-debian.sh makes: Debian sid's bazel-bootstrap with its own glibc
 # and OpenJDK 21 in the cache, leaving the system as it is.
 private_bazel="$cache/bazel-debian/current/bin/bazel"
@@ -138,7 +152,19 @@ ensure_tools() {
   if [ -z "$bazel_bin" ]; then
     missing+=("Bazel >= 7.7"); private+=(bazel); advice+=("install Bazel $want_bazel (https://bazel.build/install) and put it on PATH")
   fi
-  if want_cuda "$@" && ! find_nvcc >/dev/null; then
+  if use_sid_cuda; then
+    if want_cuda "$@" && [ ! -f "$sid_cuda/.complete" ]; then
+      is_debian_like || die "RULES_CUDA_GO_LOCAL_CUDA=debian-sid unpacks Debian packages: it needs Debian (x86_64, with apt-get and dpkg-deb)"
+      say "RULES_CUDA_GO_LOCAL_CUDA=debian-sid: installing Debian sid's CUDA toolkit into $cache/cuda-debian-sid (no root; one time, a few minutes)"
+      RULES_CUDA_GO_CACHE=$cache "$root/tools/install-debian.sh" cuda-sid
+    fi
+    if [ -f "$sid_cuda/.complete" ]; then
+      # The resolved directory: a new version is a new CUDA_PATH, which makes Bazel find the toolkit again.
+      CUDA_PATH=$(cd -P "$sid_cuda" && pwd)
+      export CUDA_PATH
+      ! want_cuda "$@" || say "RULES_CUDA_GO_LOCAL_CUDA=debian-sid: CUDA_PATH=$CUDA_PATH"
+    fi
+  elif want_cuda "$@" && ! find_nvcc >/dev/null; then
     for n in "${CUDA_PATH:-}" "${CUDA_HOME:-}"; do
       [ -n "$n" ] && say "CUDA_PATH/CUDA_HOME points at '$n' but $n/bin/nvcc is not an executable"
     done
