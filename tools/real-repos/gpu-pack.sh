@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# gpu-pack.sh: gather the binaries that tools/real-repos/try.sh built and that check their own
+# results, for one run on a GPU machine.
+#
+#   tools/real-repos/gpu-pack.sh OUT_DIR [NAME]...
+#
+# For each row of tools/real-repos/checks.tsv (of the NAMEs given, default all) whose binary was
+# built in $REAL_REPOS_DIR/NAME (default /work/real-repos), copies it xz-compressed to
+# OUT_DIR/NAME/, and writes OUT_DIR/checks.tsv and OUT_DIR/run.sh (a copy of gpu-run.sh). Rows whose
+# binary is missing are listed and left out. On the GPU machine:
+#
+#   bash OUT_DIR/run.sh            # runs each binary, prints a pass/fail table, exits 1 on a failure
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ $# -ge 1 ] || { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}" >&2; exit 2; }
+out=$1
+shift
+base=${REAL_REPOS_DIR:-/work/real-repos}
+rm -rf "$out"
+mkdir -p "$out"
+: >"$out/checks.tsv"
+packed=0 missing=0
+while IFS=$'\t' read -r name label args expect; do
+  case $name in '' | '#'*) continue ;; esac
+  if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
+  pkg=${label#//}
+  pkg=${pkg%%:*}
+  target=${label##*:}
+  bin=$base/$name/bazel-bin/${pkg:+$pkg/}$target
+  if [ ! -f "$bin" ]; then
+    echo "gpu-pack: $name $label: not built ($bin), left out"
+    missing=$((missing + 1))
+    continue
+  fi
+  file=$name/${pkg//\//_}${pkg:+_}$target
+  mkdir -p "$out/$name"
+  [ -f "$out/$file.xz" ] || xz -9 -T1 -c "$bin" >"$out/$file.xz"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$file" "$args" "$expect" >>"$out/checks.tsv"
+  packed=$((packed + 1))
+done <"$here/checks.tsv"
+cp "$here/gpu-run.sh" "$out/run.sh"
+chmod +x "$out/run.sh"
+echo "gpu-pack: $packed checks packed, $missing left out; $(du -sh "$out" | cut -f1) in $out"
