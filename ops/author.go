@@ -7,15 +7,31 @@ import (
 )
 
 // Helpers for kernels written outside this package (see ops/examples/square
-// and, for CUDA kernels, ops/cuda's DevicePtr and NewLaunch).
+// and, for CUDA kernels, ops/cuda's NewLaunch).
 
-// ContiguousAll returns ts with each tensor made contiguous: the tensor
+// ContiguousInputs returns a kernel that runs k on its inputs made
+// contiguous: each input that is not is copied first (on its device, by an
+// op called with the kernel's context, not recorded for autograd) and the
+// copies are freed when k returns (on a device with stream-ordered memory,
+// such as ops/cuda's, that is safe with k's work still queued). It is for
+// kernels that index their inputs linearly, like most hand-written ones;
+// a CPU kernel wrapped in it can read every input with HostView.
+func ContiguousInputs(k Kernel) Kernel {
+	return func(ctx context.Context, out *Tensor, in []*Tensor, args Args) error {
+		c, release, err := contiguousAll(ctx, in)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return k(ctx, out, c, args)
+	}
+}
+
+// contiguousAll returns ts with each tensor made contiguous: the tensor
 // itself when it already is, else a copy on its device (not recorded for
-// autograd) made by an op called with ctx. release frees the copies; for a
-// device with stream-ordered memory (ops/cuda), calling it right after
-// queueing a kernel that reads them is safe. On error nothing is left to
-// release.
-func ContiguousAll(ctx context.Context, ts ...*Tensor) (out []*Tensor, release func(), err error) {
+// autograd) made by an op called with ctx. release frees the copies. On
+// error nothing is left to release.
+func contiguousAll(ctx context.Context, ts []*Tensor) (out []*Tensor, release func(), err error) {
 	out = make([]*Tensor, len(ts))
 	release = func() {
 		for i, t := range out {
@@ -25,15 +41,11 @@ func ContiguousAll(ctx context.Context, ts ...*Tensor) (out []*Tensor, release f
 		}
 	}
 	for i, t := range ts {
-		if err := t.check("ContiguousAll", "tensor"); err != nil {
-			release()
-			return nil, nil, err
-		}
 		if t.IsContiguous() {
 			out[i] = t
 			continue
 		}
-		c, err := contiguousOp.call(ctx, "Contiguous", []*Tensor{t}, nil, false)
+		c, err := contiguousOp.call(ctx, "Contiguous", []*Tensor{t}, Args{}, false)
 		if err != nil {
 			release()
 			return nil, nil, err
@@ -49,7 +61,7 @@ func ContiguousAll(ctx context.Context, ts ...*Tensor) (out []*Tensor, release f
 // float64 for Float64, half.Float16 for Float16, half.BFloat16 for
 // BFloat16). It returns nil when t is nil, freed, not a
 // contiguous CPU tensor, or of another dtype; a CPU kernel's output, and
-// its inputs after ContiguousAll, always qualify.
+// the inputs of a kernel wrapped in ContiguousInputs, always qualify.
 func HostView[T float32 | float64 | half.Float16 | half.BFloat16](t *Tensor) []T {
 	if t == nil || t.buf == nil || t.device != CPU || !t.IsContiguous() {
 		return nil

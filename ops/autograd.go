@@ -3,16 +3,20 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 )
 
 // node records how a non-leaf tensor was computed. It is immutable.
 type node struct {
-	name     string
-	inputs   []*Tensor
-	backward func(g *Tensor) ([]*Tensor, error) // one gradient (or nil) per input
-	// ctx is the forward call's context (nil for views and copies): the
-	// sums of gradients for the inputs are computed with it.
+	name   string
+	inputs []*Tensor
+	// backward returns one gradient (or nil) per input; ctx is Backward's
+	// (op nodes use their forward call's instead).
+	backward func(ctx context.Context, g *Tensor) ([]*Tensor, error)
+	// ctx is the forward call's context, without its cancellation (nil
+	// for views and copies): the sums of gradients for the inputs are
+	// computed with it.
 	ctx context.Context
 }
 
@@ -25,13 +29,14 @@ func anyRequiresGrad(ts []*Tensor) bool {
 	return false
 }
 
-// recordUnary gives out a node with one input if in requires grad.
-func recordUnary(out *Tensor, name string, in *Tensor, bw func(g *Tensor) (*Tensor, error)) {
+// recordUnary gives out a node with one input if in requires grad; bw
+// gets the context of Backward.
+func recordUnary(out *Tensor, name string, in *Tensor, bw func(ctx context.Context, g *Tensor) (*Tensor, error)) {
 	if !in.requiresGrad.Load() {
 		return
 	}
-	out.node = &node{name: name, inputs: []*Tensor{in}, backward: func(g *Tensor) ([]*Tensor, error) {
-		r, err := bw(g)
+	out.node = &node{name: name, inputs: []*Tensor{in}, backward: func(ctx context.Context, g *Tensor) ([]*Tensor, error) {
+		r, err := bw(ctx, g)
 		return []*Tensor{r}, err
 	}}
 	out.requiresGrad.Store(true)
@@ -93,8 +98,11 @@ func (t *Tensor) Detach() *Tensor {
 // with one element) with respect to every leaf it depends on that requires
 // grad, and accumulates it into their Grad. It is BackwardWithGrad with a
 // gradient of 1.
-func (t *Tensor) Backward() error {
+func (t *Tensor) Backward(ctx context.Context) error {
 	const op = "Backward"
+	if err := checkCtx(op, ctx); err != nil {
+		return err
+	}
 	if err := t.check(op, "tensor"); err != nil {
 		return err
 	}
@@ -105,10 +113,10 @@ func (t *Tensor) Backward() error {
 	if err != nil {
 		return err
 	}
-	if g, err = g.To(t.device); err != nil {
+	if g, err = g.To(ctx, t.device); err != nil {
 		return err
 	}
-	return t.BackwardWithGrad(g)
+	return t.BackwardWithGrad(ctx, g)
 }
 
 // BackwardWithGrad back-propagates grad (the gradient of some scalar with
@@ -116,10 +124,18 @@ func (t *Tensor) Backward() error {
 // graph in reverse topological order, so tensors used several times get
 // the sum of their gradients, and accumulates the results into the Grad of
 // the leaves that require grad. Backward functions run as ops on the
-// tensors' device without recording (no double backward). The graph is
-// kept, so Backward may be called again; gradients then add up.
-func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
+// tensors' device without recording (no double backward), each op's with
+// the context of its forward call (with ops/cuda, on the forward's
+// stream), the others (views, copies, sums into leaves) with ctx. The
+// graph is kept, so Backward may be called again; gradients then add up.
+// ctx is checked between nodes: when it is done, Backward returns its
+// error wrapped, and the leaves keep what was accumulated so far (ZeroGrad
+// clears it).
+func (t *Tensor) BackwardWithGrad(ctx context.Context, grad *Tensor) error {
 	const op = "Backward"
+	if err := checkCtx(op, ctx); err != nil {
+		return err
+	}
 	if err := t.check(op, "tensor"); err != nil {
 		return err
 	}
@@ -148,13 +164,16 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 		if g == nil {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("ops.Backward: stopped before %s: %w", u.nodeName(), err)
+		}
 		if u.node == nil {
-			if err := u.accumulateGrad(g, own); err != nil {
+			if err := u.accumulateGrad(ctx, g, own); err != nil {
 				return err
 			}
 			continue
 		}
-		gin, err := u.node.backward(g)
+		gin, err := u.node.backward(ctx, g)
 		if err != nil {
 			var oe *OpError
 			if errors.As(err, &oe) {
@@ -187,7 +206,7 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 					u.node.name, gj, j, in.shape, in.dtype, in.device)
 			}
 			if prev := grads[in]; prev != nil {
-				sum, err := u.sumGrads(op, prev, gj)
+				sum, err := u.sumGrads(ctx, op, prev, gj)
 				if err != nil {
 					return err
 				}
@@ -207,13 +226,13 @@ func (t *Tensor) BackwardWithGrad(grad *Tensor) error {
 }
 
 // sumGrads adds two gradients of one input of u's node, with the forward
-// call's context (its stream, on a GPU).
-func (u *Tensor) sumGrads(op string, a, b *Tensor) (*Tensor, error) {
-	ctx := u.node.ctx
-	if ctx == nil {
-		ctx = context.Background()
+// call's context (its stream, on a GPU), or ctx, Backward's, for views and
+// copies.
+func (u *Tensor) sumGrads(ctx context.Context, op string, a, b *Tensor) (*Tensor, error) {
+	if u.node.ctx != nil {
+		ctx = u.node.ctx
 	}
-	return axpbyOp.call(ctx, op, []*Tensor{a, b}, []float64{1, 1}, false)
+	return axpbyOp.call(ctx, op, []*Tensor{a, b}, Args{Floats: []float64{1, 1}}, false)
 }
 
 // topoOrder returns the tensors that t depends on through inputs requiring
@@ -246,7 +265,7 @@ func topoOrder(t *Tensor) []*Tensor {
 // accumulateGrad adds g to the leaf's gradient. The first time, the leaf
 // adopts g when Backward owns it and nothing else refers to it, and stores a
 // private copy otherwise, so the gradient never aliases another tensor.
-func (t *Tensor) accumulateGrad(g *Tensor, own *gradOwner) error {
+func (t *Tensor) accumulateGrad(ctx context.Context, g *Tensor, own *gradOwner) error {
 	t.gradMu.Lock()
 	defer t.gradMu.Unlock()
 	if t.grad == nil && own.adopt(g) {
@@ -256,9 +275,9 @@ func (t *Tensor) accumulateGrad(g *Tensor, own *gradOwner) error {
 	var err error
 	var sum *Tensor
 	if t.grad == nil {
-		sum, err = copyTensor("Backward", g, false)
+		sum, err = copyTensor(ctx, "Backward", g, false)
 	} else {
-		sum, err = axpbyOp.call(context.Background(), "Backward", []*Tensor{t.grad, g}, []float64{1, 1}, false)
+		sum, err = axpbyOp.call(ctx, "Backward", []*Tensor{t.grad, g}, Args{Floats: []float64{1, 1}}, false)
 	}
 	if err != nil {
 		return err
@@ -268,4 +287,12 @@ func (t *Tensor) accumulateGrad(g *Tensor, own *gradOwner) error {
 		return opErr("Backward", "", ErrGrad, "%v", err)
 	}
 	return nil
+}
+
+// nodeName names what Backward is about to do with t, for messages.
+func (t *Tensor) nodeName() string {
+	if t.node == nil {
+		return "accumulating into a leaf"
+	}
+	return "the backward of " + t.node.name
 }

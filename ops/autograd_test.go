@@ -20,28 +20,31 @@ func leaf(t *testing.T, seed uint64, shape []int, kind string) *Tensor {
 	return x
 }
 
-func gradCheck(t *testing.T, fn func(in []*Tensor) (*Tensor, error), inputs ...*Tensor) {
+func gradCheck(t *testing.T, fn func(ctx context.Context, in []*Tensor) (*Tensor, error), inputs ...*Tensor) {
+	ctx := context.Background()
 	t.Helper()
-	if err := GradCheck(fn, inputs, GradCheckOptions{}); err != nil {
+	if err := GradCheck(ctx, fn, inputs, GradCheckOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestGradCheckOps(t *testing.T) {
-	m := func(f func(in []*Tensor) (*Tensor, error)) func(in []*Tensor) (*Tensor, error) { return f }
+	m := func(f func(ctx context.Context, in []*Tensor) (*Tensor, error)) func(ctx context.Context, in []*Tensor) (*Tensor, error) {
+		return f
+	}
 	cases := []struct {
 		name   string
-		fn     func(in []*Tensor) (*Tensor, error)
+		fn     func(ctx context.Context, in []*Tensor) (*Tensor, error)
 		shapes [][]int
 	}{
-		{"AddScalar", m(func(in []*Tensor) (*Tensor, error) { return AddScalar(in[0], 0.5) }), [][]int{{3, 4}}},
-		{"Scale", m(func(in []*Tensor) (*Tensor, error) { return Scale(in[0], -2.5) }), [][]int{{3, 4}}},
-		{"Axpby", m(func(in []*Tensor) (*Tensor, error) { return Axpby(0.7, in[0], -1.3, in[1]) }), [][]int{{3, 4}, {3, 4}}},
-		{"Axpby(1,x,1,y)", m(func(in []*Tensor) (*Tensor, error) { return Axpby(1, in[0], 1, in[1]) }), [][]int{{5}, {5}}},
-		{"Norm", m(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }), [][]int{{3, 4}}},
-		{"Polynomial", m(func(in []*Tensor) (*Tensor, error) { return Polynomial(in[0], 0.5, -1, 2, 3) }), [][]int{{3, 4}}},
-		{"RowSoftmax", m(func(in []*Tensor) (*Tensor, error) { return RowSoftmax(in[0]) }), [][]int{{3, 4}}},
-		{"MatMul", m(func(in []*Tensor) (*Tensor, error) { return MatMul(in[0], in[1]) }), [][]int{{3, 4}, {4, 2}}},
+		{"AddScalar", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return AddScalar(ctx, in[0], 0.5) }), [][]int{{3, 4}}},
+		{"Scale", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Scale(ctx, in[0], -2.5) }), [][]int{{3, 4}}},
+		{"Axpby", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Axpby(ctx, 0.7, in[0], -1.3, in[1]) }), [][]int{{3, 4}, {3, 4}}},
+		{"Axpby(1,x,1,y)", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Axpby(ctx, 1, in[0], 1, in[1]) }), [][]int{{5}, {5}}},
+		{"Norm", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Norm(ctx, in[0]) }), [][]int{{3, 4}}},
+		{"Polynomial", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Polynomial(ctx, in[0], 0.5, -1, 2, 3) }), [][]int{{3, 4}}},
+		{"RowSoftmax", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return RowSoftmax(ctx, in[0]) }), [][]int{{3, 4}}},
+		{"MatMul", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return MatMul(ctx, in[0], in[1]) }), [][]int{{3, 4}, {4, 2}}},
 	}
 	for _, c := range cases {
 		for _, kind := range []string{kContig, kTransposed, kNarrowed} {
@@ -58,60 +61,60 @@ func TestGradCheckOps(t *testing.T) {
 
 func TestGradCheckViews(t *testing.T) {
 	x := leaf(t, 30, []int{3, 4}, kContig)
-	cases := map[string]func(in []*Tensor) (*Tensor, error){
-		"Transpose": func(in []*Tensor) (*Tensor, error) {
+	cases := map[string]func(ctx context.Context, in []*Tensor) (*Tensor, error){
+		"Transpose": func(ctx context.Context, in []*Tensor) (*Tensor, error) {
 			v, err := in[0].Transpose(0, 1)
 			if err != nil {
 				return nil, err
 			}
-			return Polynomial(v, 1, 0, 0, 0)
+			return Polynomial(ctx, v, 1, 0, 0, 0)
 		},
-		"Narrow": func(in []*Tensor) (*Tensor, error) {
+		"Narrow": func(ctx context.Context, in []*Tensor) (*Tensor, error) {
 			v, err := in[0].Narrow(1, 1, 2)
 			if err != nil {
 				return nil, err
 			}
-			return Polynomial(v, 1, 0, 0, 0)
+			return Polynomial(ctx, v, 1, 0, 0, 0)
 		},
-		"ReshapeView": func(in []*Tensor) (*Tensor, error) {
+		"ReshapeView": func(ctx context.Context, in []*Tensor) (*Tensor, error) {
 			v, err := in[0].Reshape(2, -1)
 			if err != nil {
 				return nil, err
 			}
-			return RowSoftmax(v)
+			return RowSoftmax(ctx, v)
 		},
-		"ReshapeCopy": func(in []*Tensor) (*Tensor, error) {
+		"ReshapeTransposedGrad": func(ctx context.Context, in []*Tensor) (*Tensor, error) {
+			v, err := in[0].Reshape(4, 3)
+			if err != nil {
+				return nil, err
+			}
+			if v, err = v.Transpose(0, 1); err != nil { // Reshape's backward gets a gradient it cannot view
+				return nil, err
+			}
+			return Polynomial(ctx, v, 0, 1, 0, 0)
+		},
+		"Contiguous": func(ctx context.Context, in []*Tensor) (*Tensor, error) {
 			v, err := in[0].Transpose(0, 1)
 			if err != nil {
 				return nil, err
 			}
-			if v, err = v.Reshape(12); err != nil { // not viewable: copies
+			if v, err = v.Contiguous(ctx); err != nil {
 				return nil, err
 			}
-			return Polynomial(v, 0, 1, 0, 0)
+			return RowSoftmax(ctx, v)
 		},
-		"Contiguous": func(in []*Tensor) (*Tensor, error) {
-			v, err := in[0].Transpose(0, 1)
+		"ToDevice": func(ctx context.Context, in []*Tensor) (*Tensor, error) {
+			v, err := in[0].To(ctx, CUDA(0))
 			if err != nil {
 				return nil, err
 			}
-			if v, err = v.Contiguous(); err != nil {
+			if v, err = AddScalar(ctx, v, 1); err != nil { // fake CUDA kernel
 				return nil, err
 			}
-			return RowSoftmax(v)
-		},
-		"ToDevice": func(in []*Tensor) (*Tensor, error) {
-			v, err := in[0].To(CUDA(0))
-			if err != nil {
+			if v, err = v.To(ctx, CPU); err != nil {
 				return nil, err
 			}
-			if v, err = AddScalar(v, 1); err != nil { // fake CUDA kernel
-				return nil, err
-			}
-			if v, err = v.To(CPU); err != nil {
-				return nil, err
-			}
-			return Polynomial(v, 1, -1, 0, 0)
+			return Polynomial(ctx, v, 1, -1, 0, 0)
 		},
 	}
 	for name, fn := range cases {
@@ -120,36 +123,37 @@ func TestGradCheckViews(t *testing.T) {
 }
 
 func TestGradCheckChainAndFanOut(t *testing.T) {
+	ctx := context.Background()
 	x := leaf(t, 40, []int{3, 4}, kContig)
 	w := leaf(t, 41, []int{4, 2}, kTransposed)
 	t.Run("chain", func(t *testing.T) {
-		gradCheck(t, func(in []*Tensor) (*Tensor, error) {
-			p, err := Polynomial(in[0], 0.3, -0.5, 1, 0.1)
+		gradCheck(t, func(ctx context.Context, in []*Tensor) (*Tensor, error) {
+			p, err := Polynomial(ctx, in[0], 0.3, -0.5, 1, 0.1)
 			if err != nil {
 				return nil, err
 			}
-			s, err := RowSoftmax(p)
+			s, err := RowSoftmax(ctx, p)
 			if err != nil {
 				return nil, err
 			}
-			mm, err := MatMul(s, in[1])
+			mm, err := MatMul(ctx, s, in[1])
 			if err != nil {
 				return nil, err
 			}
-			a, err := AddScalar(mm, 1)
+			a, err := AddScalar(ctx, mm, 1)
 			if err != nil {
 				return nil, err
 			}
-			return Norm(a)
+			return Norm(ctx, a)
 		}, x, w)
 	})
 	t.Run("fanout", func(t *testing.T) {
-		gradCheck(t, func(in []*Tensor) (*Tensor, error) {
-			p, err := Polynomial(in[0], 1, 0, 0, 0) // x³
+		gradCheck(t, func(ctx context.Context, in []*Tensor) (*Tensor, error) {
+			p, err := Polynomial(ctx, in[0], 1, 0, 0, 0) // x³
 			if err != nil {
 				return nil, err
 			}
-			y, err := Axpby(1, p, 2, in[0]) // x³ + 2x: x used twice
+			y, err := Axpby(ctx, 1, p, 2, in[0]) // x³ + 2x: x used twice
 			if err != nil {
 				return nil, err
 			}
@@ -157,20 +161,20 @@ func TestGradCheckChainAndFanOut(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			return MatMul(y, xt) // and twice more
+			return MatMul(ctx, y, xt) // and twice more
 		}, x)
 	})
 	t.Run("same tensor twice in one op", func(t *testing.T) {
-		gradCheck(t, func(in []*Tensor) (*Tensor, error) { return Axpby(2, in[0], 3, in[0]) }, x)
+		gradCheck(t, func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Axpby(ctx, 2, in[0], 3, in[0]) }, x)
 	})
 	t.Run("norm at zero", func(t *testing.T) {
 		z := must(t)(Zeros(Float64, 5))
 		if err := z.SetRequiresGrad(true); err != nil {
 			t.Fatal(err)
 		}
-		gradCheck(t, func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }, z)
-		n := must(t)(Norm(z))
-		if err := n.Backward(); err != nil {
+		gradCheck(t, func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Norm(ctx, in[0]) }, z)
+		n := must(t)(Norm(ctx, z))
+		if err := n.Backward(ctx); err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range values(t, z.Grad()) {
@@ -186,13 +190,13 @@ func TestGradCheckChainAndFanOut(t *testing.T) {
 var badSquareOp = RegisterOp(OpDef{
 	Name:  "TestBadSquare",
 	Args:  []Arg{{Name: "x", Kind: KindTensor}},
-	Shape: func(in []*Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
-	Backward: func(g *Tensor, in []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
-		gx, err := PolynomialBackward(g, in[0], 0, 0.5, 0) // g*x: wrong
+	Shape: func(in []*Tensor, _ Args) ([]int, error) { return in[0].Shape(), nil },
+	Backward: func(ctx context.Context, g *Tensor, in []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
+		gx, err := PolynomialBackward(ctx, g, in[0], 0, 0.5, 0) // g*x: wrong
 		return []*Tensor{gx}, err
 	},
-	CPU: func(out *Tensor, in []*Tensor, s []float64) error {
-		r, err := polynomialOp.call(context.Background(), "x", in, []float64{0, 1, 0, 0}, false)
+	CPU: func(ctx context.Context, out *Tensor, in []*Tensor, s Args) error {
+		r, err := polynomialOp.call(ctx, "x", in, Args{Floats: []float64{0, 1, 0, 0}}, false)
 		if err != nil {
 			return err
 		}
@@ -202,8 +206,9 @@ var badSquareOp = RegisterOp(OpDef{
 })
 
 func TestGradCheckDetectsWrongGradient(t *testing.T) {
+	ctx := context.Background()
 	x := leaf(t, 50, []int{4}, kContig)
-	err := GradCheck(func(in []*Tensor) (*Tensor, error) { return badSquareOp.Call(in, nil) }, []*Tensor{x}, GradCheckOptions{})
+	err := GradCheck(ctx, func(ctx context.Context, in []*Tensor) (*Tensor, error) { return badSquareOp.Call(ctx, in, Args{}) }, []*Tensor{x}, GradCheckOptions{})
 	var ge *GradCheckError
 	if !errors.As(err, &ge) {
 		t.Fatalf("GradCheck on a wrong backward returned %v, want *GradCheckError", err)
@@ -217,30 +222,31 @@ func TestGradCheckDetectsWrongGradient(t *testing.T) {
 	// A float32 input is refused.
 	x32 := fromData(t, Float32, []float64{1, 2})
 	x32.SetRequiresGrad(true)
-	if err := GradCheck(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }, []*Tensor{x32}, GradCheckOptions{}); !errors.Is(err, ErrDType) {
+	if err := GradCheck(ctx, func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Norm(ctx, in[0]) }, []*Tensor{x32}, GradCheckOptions{}); !errors.Is(err, ErrDType) {
 		t.Fatalf("float32 GradCheck: %v", err)
 	}
 }
 
 func TestBackwardValues(t *testing.T) {
+	ctx := context.Background()
 	// y = Norm(x + 1): dy/dx = (x+1)/|x+1|.
 	x := must(t)(FromFloat64([]float64{2, -3, 5}))
 	if err := x.SetRequiresGrad(true); err != nil {
 		t.Fatal(err)
 	}
-	a := must(t)(AddScalar(x, 1))
-	y := must(t)(Norm(a))
+	a := must(t)(AddScalar(ctx, x, 1))
+	y := must(t)(Norm(ctx, a))
 	if a.IsLeaf() || !a.RequiresGrad() || !y.RequiresGrad() {
 		t.Fatal("ops on a tensor requiring grad must record")
 	}
-	if err := y.Backward(); err != nil {
+	if err := y.Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	n := math.Sqrt(9 + 4 + 36)
 	want := []float64{3 / n, -2 / n, 6 / n}
 	closeTo(t, "grad", values(t, x.Grad()), want, func(int) float64 { return 1e-15 })
 	// Gradients accumulate over Backward calls; ZeroGrad resets them.
-	if err := y.Backward(); err != nil {
+	if err := y.Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	closeTo(t, "grad x2", values(t, x.Grad()), []float64{6 / n, -4 / n, 12 / n}, func(int) float64 { return 1e-15 })
@@ -250,7 +256,7 @@ func TestBackwardValues(t *testing.T) {
 	}
 	// BackwardWithGrad scales.
 	g := must(t)(Full(2, Float64))
-	if err := y.BackwardWithGrad(g); err != nil {
+	if err := y.BackwardWithGrad(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	closeTo(t, "grad with 2", values(t, x.Grad()), []float64{6 / n, -4 / n, 12 / n}, func(int) float64 { return 1e-15 })
@@ -261,62 +267,65 @@ func TestBackwardValues(t *testing.T) {
 }
 
 func TestNoRecordWithoutRequiresGrad(t *testing.T) {
+	ctx := context.Background()
 	x := must(t)(FromFloat64([]float64{1, 2}))
-	y := must(t)(Polynomial(x, 1, 1, 1, 1))
+	y := must(t)(Polynomial(ctx, x, 1, 1, 1, 1))
 	if y.RequiresGrad() || !y.IsLeaf() {
 		t.Fatal("op on tensors not requiring grad recorded a node")
 	}
-	if err := must(t)(Norm(y)).Backward(); !errors.Is(err, ErrGrad) {
+	if err := must(t)(Norm(ctx, y)).Backward(ctx); !errors.Is(err, ErrGrad) {
 		t.Fatalf("Backward without grad: %v", err)
 	}
 	// Detach stops recording.
 	x.SetRequiresGrad(true)
 	d := x.Detach()
-	if d.RequiresGrad() || must(t)(AddScalar(d, 1)).RequiresGrad() {
+	if d.RequiresGrad() || must(t)(AddScalar(ctx, d, 1)).RequiresGrad() {
 		t.Fatal("Detach must stop recording")
 	}
 }
 
 func TestAutogradErrors(t *testing.T) {
+	ctx := context.Background()
 	x := must(t)(FromFloat64([]float64{1, 2, 3}))
 	x.SetRequiresGrad(true)
-	y := must(t)(AddScalar(x, 1))
-	if err := y.Backward(); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "BackwardWithGrad") {
+	y := must(t)(AddScalar(ctx, x, 1))
+	if err := y.Backward(ctx); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "BackwardWithGrad") {
 		t.Fatalf("Backward on 3 elements: %v", err)
 	}
 	if err := y.SetRequiresGrad(false); !errors.Is(err, ErrGrad) {
 		t.Fatalf("SetRequiresGrad on non-leaf: %v", err)
 	}
 	g32 := fromData(t, Float32, []float64{1, 1, 1})
-	if err := y.BackwardWithGrad(g32); !errors.Is(err, ErrDType) || !strings.Contains(err.Error(), "grad has dtype float32") {
+	if err := y.BackwardWithGrad(ctx, g32); !errors.Is(err, ErrDType) || !strings.Contains(err.Error(), "grad has dtype float32") {
 		t.Fatalf("BackwardWithGrad dtype: %v", err)
 	}
-	if err := y.BackwardWithGrad(must(t)(Zeros(Float64, 2))); !errors.Is(err, ErrShape) {
+	if err := y.BackwardWithGrad(ctx, must(t)(Zeros(Float64, 2))); !errors.Is(err, ErrShape) {
 		t.Fatalf("BackwardWithGrad shape: %v", err)
 	}
-	gc := must(t)(must(t)(Zeros(Float64, 3)).To(CUDA(0)))
-	if err := y.BackwardWithGrad(gc); !errors.Is(err, ErrDevice) || !strings.Contains(err.Error(), "grad is on cuda:0, expected cpu") {
+	gc := must(t)(must(t)(Zeros(Float64, 3)).To(ctx, CUDA(0)))
+	if err := y.BackwardWithGrad(ctx, gc); !errors.Is(err, ErrDevice) || !strings.Contains(err.Error(), "grad is on cuda:0, expected cpu") {
 		t.Fatalf("BackwardWithGrad device: %v", err)
 	}
-	if err := y.BackwardWithGrad(nil); !errors.Is(err, ErrNil) {
+	if err := y.BackwardWithGrad(ctx, nil); !errors.Is(err, ErrNil) {
 		t.Fatalf("BackwardWithGrad nil: %v", err)
 	}
 	// PolynomialBackward has no backward: Backward through it fails clearly.
 	g := must(t)(Full(1, Float64, 3))
-	pb := must(t)(PolynomialBackward(g, x, 1, 1, 1))
-	if err := must(t)(Norm(pb)).Backward(); !errors.Is(err, ErrGrad) || !strings.Contains(err.Error(), "PolynomialBackward: backward is not implemented") {
+	pb := must(t)(PolynomialBackward(ctx, g, x, 1, 1, 1))
+	if err := must(t)(Norm(ctx, pb)).Backward(ctx); !errors.Is(err, ErrGrad) || !strings.Contains(err.Error(), "PolynomialBackward: backward is not implemented") {
 		t.Fatalf("Backward through non-differentiable op: %v", err)
 	}
 }
 
 func TestLongChain(t *testing.T) {
+	ctx := context.Background()
 	// A deep graph must not overflow anything (iterative topo sort).
 	x := leaf(t, 60, []int{4}, kContig)
 	y := x
 	for range 2000 {
-		y = must(t)(AddScalar(y, 0.001))
+		y = must(t)(AddScalar(ctx, y, 0.001))
 	}
-	if err := must(t)(Norm(y)).Backward(); err != nil {
+	if err := must(t)(Norm(ctx, y)).Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if g := x.Grad(); g == nil || !slices.Equal(g.Shape(), []int{4}) {

@@ -1,11 +1,13 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
 
 func BenchmarkAxpby(b *testing.B) {
+	ctx := context.Background()
 	for _, n := range []int{1 << 10, 1 << 20} {
 		for _, dtype := range dtypes {
 			b.Run(fmt.Sprintf("%v/%d", dtype, n), func(b *testing.B) {
@@ -13,7 +15,7 @@ func BenchmarkAxpby(b *testing.B) {
 				y := fromData(b, dtype, randData(2, n, -1, 1))
 				b.SetBytes(int64(3 * n * dtype.Size()))
 				for b.Loop() {
-					if _, err := Axpby(2, x, 3, y); err != nil {
+					if _, err := Axpby(ctx, 2, x, 3, y); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -23,23 +25,25 @@ func BenchmarkAxpby(b *testing.B) {
 }
 
 func BenchmarkNorm(b *testing.B) {
+	ctx := context.Background()
 	x := fromData(b, Float32, randData(1, 1<<22, -1, 1))
 	b.SetBytes(int64(4 << 22))
 	for b.Loop() {
-		if _, err := Norm(x); err != nil {
+		if _, err := Norm(ctx, x); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkMatMul(b *testing.B) {
+	ctx := context.Background()
 	for _, n := range []int{64, 256, 512} {
 		for _, dtype := range dtypes {
 			b.Run(fmt.Sprintf("%v/%d", dtype, n), func(b *testing.B) {
 				x := fromData(b, dtype, randData(1, n*n, -1, 1), n, n)
 				y := fromData(b, dtype, randData(2, n*n, -1, 1), n, n)
 				for b.Loop() {
-					if _, err := MatMul(x, y); err != nil {
+					if _, err := MatMul(ctx, x, y); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -53,12 +57,13 @@ func BenchmarkMatMul(b *testing.B) {
 // dispatch, output allocation (with its cleanup) and Free, on the fake CUDA
 // backend with a one-element tensor (the fake kernel costs next to nothing).
 func BenchmarkDispatch(b *testing.B) {
-	x, err := fromData(b, Float32, []float64{1}).To(CUDA(0))
+	ctx := context.Background()
+	x, err := fromData(b, Float32, []float64{1}).To(ctx, CUDA(0))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		y, err := AddScalar(x, 1)
+		y, err := AddScalar(ctx, x, 1)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -11,6 +12,7 @@ import (
 // inputs from 16 goroutines at once (run with -race). Backward calls reach
 // the same leaves, so their gradients must add up.
 func TestConcurrentOps(t *testing.T) {
+	ctx := context.Background()
 	const G = 16
 	m := must(t)
 	xd := randData(80, 32*48, -1, 1)
@@ -20,19 +22,19 @@ func TestConcurrentOps(t *testing.T) {
 	bigT = m(bigT.Transpose(0, 1)) // non-contiguous, large enough for parallel kernels
 
 	loss := func(x, w *Tensor) (*Tensor, error) {
-		p, err := Polynomial(x, 0.1, 0.2, 1, 0)
+		p, err := Polynomial(ctx, x, 0.1, 0.2, 1, 0)
 		if err != nil {
 			return nil, err
 		}
-		s, err := RowSoftmax(p)
+		s, err := RowSoftmax(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		mm, err := MatMul(s, w)
+		mm, err := MatMul(ctx, s, w)
 		if err != nil {
 			return nil, err
 		}
-		return Norm(mm)
+		return Norm(ctx, mm)
 	}
 	leafOf := func(d []float64, shape ...int) *Tensor {
 		l := fromData(t, Float64, d, shape...)
@@ -41,12 +43,12 @@ func TestConcurrentOps(t *testing.T) {
 	}
 	// Serial reference.
 	x1, w1 := leafOf(xd, 32, 48), leafOf(wd, 48, 16)
-	if err := m(loss(x1, w1)).Backward(); err != nil {
+	if err := m(loss(x1, w1)).Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	refX, refW := values(t, x1.Grad()), values(t, w1.Grad())
-	refBig := values(t, m(Axpby(2, bigT, -1, bigT)))
-	refNorm := values(t, m(Norm(bigT)))[0]
+	refBig := values(t, m(Axpby(ctx, 2, bigT, -1, bigT)))
+	refNorm := values(t, m(Norm(ctx, bigT)))[0]
 
 	x, w := leafOf(xd, 32, 48), leafOf(wd, 48, 16)
 	var wg sync.WaitGroup
@@ -60,10 +62,10 @@ func TestConcurrentOps(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if err := l.Backward(); err != nil {
+				if err := l.Backward(ctx); err != nil {
 					return err
 				}
-				r, err := Axpby(2, bigT, -1, bigT)
+				r, err := Axpby(ctx, 2, bigT, -1, bigT)
 				if err != nil {
 					return err
 				}
@@ -77,18 +79,18 @@ func TestConcurrentOps(t *testing.T) {
 					}
 				}
 				r.Free()
-				n, err := Norm(bigT)
+				n, err := Norm(ctx, bigT)
 				if err != nil {
 					return err
 				}
 				if v, _ := n.Item(); v != refNorm {
 					return fmt.Errorf("goroutine %d: Norm = %v, want %v", g, v, refNorm)
 				}
-				c, err := bigT.To(CUDA(0))
+				c, err := bigT.To(ctx, CUDA(0))
 				if err != nil {
 					return err
 				}
-				if c, err = AddScalar(c, 1); err != nil {
+				if c, err = AddScalar(ctx, c, 1); err != nil {
 					return err
 				}
 				return c.Free()

@@ -55,25 +55,15 @@ func checkDType(op string, d DType) error {
 	return nil
 }
 
-// allocTensor allocates a contiguous tensor; shape must be owned.
-func allocTensor(op string, dev Device, dtype DType, shape []int) (*Tensor, error) {
-	return allocTensorContext(context.Background(), op, dev, dtype, shape)
-}
-
-// allocTensorContext is allocTensor for an op called with ctx: a
-// ContextBackend allocates for the stream ctx selects.
-func allocTensorContext(ctx context.Context, op string, dev Device, dtype DType, shape []int) (*Tensor, error) {
+// allocTensor allocates a contiguous tensor for the work ctx selects;
+// shape must be owned.
+func allocTensor(ctx context.Context, op string, dev Device, dtype DType, shape []int) (*Tensor, error) {
 	b, err := backendFor(op, dev)
 	if err != nil {
 		return nil, err
 	}
 	n := numel(shape)
-	var st Storage
-	if cb, ok := b.(ContextBackend); ok {
-		st, err = cb.AllocContext(ctx, dev, dtype, n)
-	} else {
-		st, err = b.Alloc(dev, dtype, n)
-	}
+	st, err := b.Alloc(ctx, dev, dtype, n)
 	if err != nil {
 		return nil, fmt.Errorf("ops.%s: allocating %d %v elements on %v: %w", op, n, dtype, dev, err)
 	}
@@ -91,7 +81,7 @@ func newHost(op string, dtype DType, shape []int) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return allocTensor(op, CPU, dtype, shape)
+	return allocTensor(context.Background(), op, CPU, dtype, shape)
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -180,25 +181,41 @@ func (s *CPUStorage) BFloat16() []half.BFloat16 { return s.bf16 }
 // for concurrent use; Free may be called from a runtime cleanup goroutine.
 // Offsets and counts are in elements; the host and device storages passed
 // to a copy always have the same dtype and are large enough.
+//
+// A backend with one queue of work per device ignores the contexts and
+// orders nothing; one that queues work on several streams (ops/cuda) lets
+// the context of an op choose the stream its output is allocated for and
+// its kernel runs on, and orders each kernel after the work that produced
+// its inputs.
 type Backend interface {
 	// Type is the device type served, e.g. DeviceCUDA.
 	Type() DeviceType
 	// Name is a short name for messages, e.g. "cuda".
 	Name() string
 	// Alloc allocates storage for n (possibly 0) elements of dtype on device
-	// d. The contents may be uninitialized.
-	Alloc(d Device, dtype DType, n int) (Storage, error)
+	// d, for the work that ctx selects (a stream). The contents may be
+	// uninitialized.
+	Alloc(ctx context.Context, d Device, dtype DType, n int) (Storage, error)
 	// Free releases s. It is called exactly once per storage. It must not
 	// release memory still used by queued work (cudaFree and stream-ordered
-	// frees on the compute stream both satisfy this).
+	// frees on the storage's stream both satisfy this).
 	Free(s Storage) error
-	// CopyFromHost copies n elements from src[srcOff:] to dst[dstOff:].
+	// CopyFromHost copies n elements from src[srcOff:] to dst[dstOff:],
+	// ordered with the work of dst's stream.
 	CopyFromHost(dst Storage, dstOff int, src *CPUStorage, srcOff, n int) error
-	// CopyToHost copies n elements from src[srcOff:] to dst[dstOff:]; the
-	// data must be in dst when it returns.
+	// CopyToHost copies n elements from src[srcOff:] to dst[dstOff:],
+	// after the work queued on src's stream; the data must be in dst when
+	// it returns.
 	CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOff, n int) error
-	// Synchronize waits until all work queued on device d has completed.
-	Synchronize(d Device) error
+	// Order is called before a kernel that writes out reads in. It orders
+	// the work of out's stream after the work queued so far on in's stream
+	// (if they differ) and keeps in's memory from reuse until that kernel
+	// has run (PyTorch's record_stream). A backend with one queue returns
+	// nil.
+	Order(in, out Storage) error
+	// Synchronize waits until all work queued on device d has completed,
+	// or until ctx is done: then it returns ctx.Err() (the work goes on).
+	Synchronize(ctx context.Context, d Device) error
 }
 
 var backends = struct {
@@ -239,13 +256,20 @@ func backendFor(op string, d Device) (Backend, error) {
 	return b, nil
 }
 
-// Synchronize waits for all work queued on device d to complete.
-func Synchronize(d Device) error {
+// Synchronize waits until all work queued on device d has completed, or
+// until ctx is done: then it returns ctx.Err(), and the work goes on (its
+// tensors keep their memory until it completes). It is the device-wide
+// wait; with ops/cuda, cuda.Stream.Synchronize waits for one stream and
+// cuda.Event.Synchronize for one point in a stream.
+func Synchronize(ctx context.Context, d Device) error {
+	if err := checkCtx("Synchronize", ctx); err != nil {
+		return err
+	}
 	b, err := backendFor("Synchronize", d)
 	if err != nil {
 		return err
 	}
-	return b.Synchronize(d)
+	return b.Synchronize(ctx, d)
 }
 
 // cpuBackend is the built-in host backend.
@@ -253,7 +277,7 @@ type cpuBackend struct{}
 
 func (cpuBackend) Type() DeviceType { return DeviceCPU }
 func (cpuBackend) Name() string     { return "cpu" }
-func (cpuBackend) Alloc(_ Device, dtype DType, n int) (Storage, error) {
+func (cpuBackend) Alloc(_ context.Context, _ Device, dtype DType, n int) (Storage, error) {
 	return newCPUStorage(dtype, n), nil
 }
 func (cpuBackend) Free(Storage) error { return nil }
@@ -274,4 +298,5 @@ func (cpuBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOff, n
 	}
 	return nil
 }
-func (cpuBackend) Synchronize(Device) error { return nil }
+func (cpuBackend) Order(_, _ Storage) error                  { return nil }
+func (cpuBackend) Synchronize(context.Context, Device) error { return nil }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"runtime"
 	"slices"
 	"testing"
@@ -8,13 +9,14 @@ import (
 )
 
 func TestToDeviceRoundTrip(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
 	for _, dtype := range dtypes {
 		for _, kind := range []string{kContig, kTransposed, kNarrowed, kStrided} {
 			data := roundTo(dtype, randData(70, 35, -1, 1))
 			x := makeView(t, dtype, data, []int{7, 5}, kind)
 			allocs := fakeCUDA.allocs.Load()
-			c := m(x.To(CUDA(0)))
+			c := m(x.To(ctx, CUDA(0)))
 			if c.Device() != CUDA(0) || c.DType() != dtype || !slices.Equal(c.Shape(), []int{7, 5}) {
 				t.Fatalf("To: %v", c)
 			}
@@ -23,33 +25,34 @@ func TestToDeviceRoundTrip(t *testing.T) {
 			}
 			// Values come back through Float64s and To(CPU).
 			closeTo(t, "Float64s on device", values(t, c), data, func(int) float64 { return 0 })
-			h := m(c.To(CPU))
+			h := m(c.To(ctx, CPU))
 			closeTo(t, "To(CPU)", values(t, h), data, func(int) float64 { return 0 })
 			// Non-contiguous device tensors: Contiguous and To go through
 			// host memory since the fake backend has no Contiguous kernel.
 			ct := m(c.Transpose(0, 1))
-			cc := m(ct.Contiguous())
+			cc := m(ct.Contiguous(ctx))
 			if cc.Device() != CUDA(0) || !cc.IsContiguous() {
 				t.Fatalf("Contiguous on device: %v", cc)
 			}
 			want := values(t, m(x.Transpose(0, 1)))
 			closeTo(t, "device Contiguous", values(t, cc), want, func(int) float64 { return 0 })
-			closeTo(t, "device transposed To(CPU)", values(t, m(ct.To(CPU))), want, func(int) float64 { return 0 })
+			closeTo(t, "device transposed To(CPU)", values(t, m(ct.To(ctx, CPU))), want, func(int) float64 { return 0 })
 			// Kernel dispatch on the device, with a strided input.
 			nar := m(c.Narrow(1, 1, 3))
-			got := m(AddScalar(nar, 2))
+			got := m(AddScalar(ctx, nar, 2))
 			if got.Device() != CUDA(0) {
 				t.Fatal("AddScalar on cuda returned a tensor elsewhere")
 			}
-			wantAdd := values(t, m(AddScalar(m(x.Narrow(1, 1, 3)), 2)))
+			wantAdd := values(t, m(AddScalar(ctx, m(x.Narrow(1, 1, 3)), 2)))
 			closeTo(t, "fake cuda AddScalar", values(t, got), wantAdd, func(int) float64 { return 1e-7 })
 		}
 	}
 }
 
 func TestFreeReleasesDeviceMemory(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
-	x := m(m(Zeros(Float32, 100)).To(CUDA(0)))
+	x := m(m(Zeros(Float32, 100)).To(ctx, CUDA(0)))
 	v := m(x.Narrow(0, 10, 5))
 	before := fakeCUDA.frees.Load()
 	if err := v.Close(); err != nil { // Close on a view frees the shared storage
@@ -62,17 +65,18 @@ func TestFreeReleasesDeviceMemory(t *testing.T) {
 	if fakeCUDA.frees.Load() != before+1 {
 		t.Fatal("storage freed twice")
 	}
-	if _, err := AddScalar(x, 1); err == nil {
+	if _, err := AddScalar(ctx, x, 1); err == nil {
 		t.Fatal("op on freed device tensor succeeded")
 	}
 }
 
 func TestFinalizerFreesDeviceMemory(t *testing.T) {
+	ctx := context.Background()
 	before := fakeCUDA.frees.Load()
 	func() {
 		x := must(t)(Zeros(Float64, 1000))
 		for range 10 {
-			must(t)(x.To(CUDA(0))) // dropped without Free
+			must(t)(x.To(ctx, CUDA(0))) // dropped without Free
 		}
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -88,8 +92,9 @@ func TestFinalizerFreesDeviceMemory(t *testing.T) {
 // TestFreeDuringKernel checks that Free while a kernel uses the storage
 // fails later uses at once but releases memory only after the kernel ends.
 func TestFreeDuringKernel(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
-	x := m(m(Zeros(Float64, 16)).To(CUDA(0)))
+	x := m(m(Zeros(Float64, 16)).To(ctx, CUDA(0)))
 	started, release := make(chan struct{}), make(chan struct{})
 	polyGate.Lock()
 	polyGate.started, polyGate.release = started, release
@@ -101,7 +106,7 @@ func TestFreeDuringKernel(t *testing.T) {
 	}()
 	done := make(chan error)
 	go func() {
-		_, err := Polynomial(x, 1, 1, 1, 1)
+		_, err := Polynomial(ctx, x, 1, 1, 1, 1)
 		done <- err
 	}()
 	<-started
@@ -115,7 +120,7 @@ func TestFreeDuringKernel(t *testing.T) {
 	if fakeCUDA.frees.Load() != before {
 		t.Fatal("storage released while a kernel was using it")
 	}
-	if _, err := AddScalar(x, 1); err == nil {
+	if _, err := AddScalar(ctx, x, 1); err == nil {
 		t.Fatal("freed tensor still usable")
 	}
 	close(release)
@@ -128,13 +133,14 @@ func TestFreeDuringKernel(t *testing.T) {
 }
 
 func TestCrossDeviceAutograd(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
 	x := m(FromFloat64([]float64{1, 2, 3}))
 	x.SetRequiresGrad(true)
-	c := m(x.To(CUDA(0)))
-	c = m(AddScalar(c, 1)) // runs the fake CUDA kernel
-	h := m(c.To(CPU))
-	if err := m(Norm(h)).Backward(); err != nil {
+	c := m(x.To(ctx, CUDA(0)))
+	c = m(AddScalar(ctx, c, 1)) // runs the fake CUDA kernel
+	h := m(c.To(ctx, CPU))
+	if err := m(Norm(ctx, h)).Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	g := x.Grad()

@@ -22,16 +22,53 @@
 // float32 or wider) and round the result to nearest even. Dtypes are never
 // promoted: an op's tensor arguments share one dtype, and a mix is an
 // ErrDType error that names both and the conversion to write. GradCheck
-// needs float64. Reshape, Transpose and Narrow return views that
-// share storage (Reshape copies when no view is possible, like
-// torch.reshape), so non-contiguous tensors are normal and every kernel
-// accepts them. Ops never modify their inputs: they return new contiguous
-// tensors on the inputs' device.
+// needs float64. Transpose, Narrow and Reshape return views that share
+// storage (Reshape fails when the strides allow no view: Contiguous first),
+// so non-contiguous tensors are normal and every kernel accepts them. Ops
+// never modify their inputs: they return new contiguous tensors on the
+// inputs' device.
 //
 // Storage is released by the garbage collector, or explicitly (device
 // memory is scarce) by Free/Close, which frees the storage of all views of
 // it; using a freed tensor returns ErrFreed. A runtime cleanup frees
 // unreachable device storage as a safety net.
+//
+// # The calling convention: a context first
+//
+// Every function and method that queues work on a device takes a
+// context.Context as its first argument, and there is one form of each:
+// the ops (AddScalar(ctx, x, s), MatMul(ctx, a, b), ...), Op.Call, the
+// Tensor methods that make a new tensor (To, Contiguous, AsType), Backward
+// and BackwardWithGrad, GradCheck and Synchronize, and the functions an op
+// author writes (Kernel, BackwardFunc). A typical program writes
+//
+//	ctx := context.Background()
+//	y, err := ops.AddScalar(ctx, x, 1)
+//
+// and, to run on a CUDA stream of its own, ctx = cuda.WithStream(ctx, s).
+//
+// Why a context: a GPU is a remote executor, and Go's convention for a call
+// that hands work to one (database/sql, net/http, gRPC, every cloud client)
+// is a context as the first parameter, named ctx, passed explicitly down
+// the call chain. The context carries what chooses where the work runs
+// (with ops/cuda, the stream; see its package documentation for why a
+// context rather than a per-thread current stream) and what bounds a wait:
+// Synchronize and Backward return ctx.Err() when it is done (queuing an op
+// never blocks, so ops do not check it). Why no X/XContext pairs: the
+// standard library's pairs (Query/QueryContext, Dial/DialContext) exist for
+// code written before package context, which this library does not have;
+// a pair doubles the API, and the form without a context drops the
+// caller's stream silently in the middle of a call chain (a backward
+// function calling Scale instead of ScaleContext ran on the default stream,
+// which is correct, ordered, and slow). One form makes forgetting the
+// context a compile error.
+//
+// What takes no context, because it queues no work or has nothing to
+// choose: views (Transpose, Narrow, Reshape), the constructors (CPU
+// tensors), reads to the host (Float64s, Float32s, Float16s, BFloat16s,
+// Item: they wait for the work that produced the tensor, on the tensor's
+// own stream; bound that wait with Synchronize first), Free and Close,
+// HostView, and the autograd bookkeeping (SetRequiresGrad, Grad, Detach).
 //
 // # Errors
 //
@@ -49,18 +86,22 @@
 // # Ops and dispatch
 //
 // An op is registered once with RegisterOp (the analogue of TORCH_LIBRARY):
-// a name, a schema of tensor and scalar arguments, a ShapeFunc for its
-// shape rules and an optional BackwardFunc. Kernels are registered per
-// DeviceType with RegisterKernel (the analogue of TORCH_LIBRARY_IMPL), from
-// any package. Op.Call checks, in this order, that tensor arguments are
-// non-nil and not freed, that they share one device and one dtype, then
-// runs the ShapeFunc, picks the kernel of the inputs' device type (a
-// missing one is an ErrNoKernel error), allocates the output through the
-// device's Backend and runs the kernel. Storages stay allocated while a
-// kernel runs even if another goroutine calls Free.
+// a name, a schema of tensor and typed non-tensor arguments (KindFloat,
+// KindInt, KindDType: float64, int and DType values, passed in Args), a
+// ShapeFunc for its shape rules, an optional output dtype rule (AsType's
+// output has the dtype of its argument) and an optional BackwardFunc.
+// Kernels are registered per DeviceType with RegisterKernel (the analogue
+// of TORCH_LIBRARY_IMPL), from any package. Op.Call checks, in this order,
+// that the arguments match the schema, that tensor arguments are non-nil
+// and not freed, that they share one device and one dtype, then runs the
+// ShapeFunc, picks the kernel of the inputs' device type (a missing one is
+// an ErrNoKernel error), allocates the output through the device's Backend
+// for the call's context, orders the kernel after its inputs
+// (Backend.Order) and runs it. Storages stay allocated while a kernel runs
+// even if another goroutine calls Free.
 //
 // Built-in ops (BuiltinOps) and the kernels a device backend should provide (by name;
-// tensor arguments, then scalar arguments, which is how Op.Call and Kernel
+// tensor arguments, then the others, which is how Op.Call and Kernel
 // receive them):
 //
 //	AddScalar(x; s)                x + s
@@ -75,24 +116,25 @@
 //	MatMul(a, b)                   [M, K] x [K, N]
 //	Contiguous(x)                  strided copy (optional: without it copies
 //	                               go through host memory)
+//	AsType(x; dtype)               conversion, output of dtype (optional:
+//	                               without it through host memory)
 //	NarrowBackward(gradOut; dim, start, size)
 //
-// A device backend implements Backend (allocation, host copies, free,
-// synchronize) and calls RegisterBackend from init; its kernels reach their
-// memory by type-asserting Tensor.Storage to the backend's own Storage type
-// and use Shape, Strides and Offset to index it. Only the backend and the
-// kernels of the ops it wants are needed: To, Contiguous, Float64s and
-// Float32s work with the backend alone.
+// The floats are Args.Floats, dim, start and size Args.Ints, dtype
+// Args.DTypes. Each has a function of its name (AsType and Contiguous are
+// Tensor methods); a backward op's function is what a BackwardFunc of an op
+// outside this package calls to reuse it.
 //
-// A backend that queues work on several streams also implements
-// ContextBackend: ops called with a context (Op.CallContext and the
-// ...Context functions, such as AddScalarContext) allocate their output
-// with AllocContext, so the context chooses where the kernel runs (with
-// ops/cuda, cuda.WithStream), and every kernel is ordered after the work
-// that produced its inputs (ContextBackend.Order). Ops called without a
-// context use context.Background(). A backend that implements Converter
-// converts dtypes on its device for AsType and AsTypeContext; without it,
-// AsType goes through host memory.
+// A device backend implements Backend (allocation for a context, host
+// copies, ordering, free, synchronize) and calls RegisterBackend from init;
+// its kernels reach their memory through the backend's own Storage type
+// (with ops/cuda, cuda.NewLaunch) and use Shape, Strides and Offset to
+// index it. Only the backend and the kernels of the ops it wants are
+// needed: To, Contiguous, AsType, Float64s and Float32s work with the
+// backend alone. A backend that queues work on several streams lets the
+// context choose the stream an op's output is allocated for and its
+// kernel runs on (with ops/cuda, cuda.WithStream), and orders every kernel
+// after the work that produced its inputs (Backend.Order).
 //
 // # Adding an op
 //
@@ -102,36 +144,43 @@
 //	var squareOp = ops.RegisterOp(ops.OpDef{
 //		Name: "Square",
 //		Args: []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
-//		Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+//		Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
 //			return in[0].Shape(), nil // rules that fail return an error naming the argument
 //		},
-//		Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+//		Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
 //			// d(x²)/dx = 2x; computed with ops so it runs on any device.
-//			gx, err := ops.PolynomialBackward(g, in[0], 0, 1, 0)
+//			gx, err := ops.PolynomialBackward(ctx, g, in[0], 0, 1, 0)
 //			return []*ops.Tensor{gx}, err
 //		},
-//		CPU: squareCPU, // an ops.Kernel; see ExampleRegisterOp
+//		CPU: ops.ContiguousInputs(squareCPU), // an ops.Kernel; see ExampleRegisterOp
 //	})
 //
 //	// Square returns x*x elementwise.
-//	func Square(x *ops.Tensor) (*ops.Tensor, error) { return squareOp.Call([]*ops.Tensor{x}, nil) }
+//	func Square(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+//		return squareOp.Call(ctx, []*ops.Tensor{x}, ops.Args{})
+//	}
 //
 // If Backward refers to the op's own variable (directly or through the
 // wrapper), assign the variable in an init function instead to avoid an
 // initialization cycle; the ops of this package do that. Rules:
 //
-//   - The ShapeFunc only sees inputs that passed the generic checks; it
-//     returns the output shape or an error naming the argument (an *OpError
-//     to choose the sentinel, any other error becomes ErrShape).
-//   - A Kernel gets a fresh contiguous output (offset 0) and inputs with
-//     arbitrary strides; it must write every output element and must not
-//     modify inputs. CPU kernels read CPUStorage.Float32/Float64 and can
-//     iterate strides directly or call Contiguous first.
+//   - The ShapeFunc only sees inputs that passed the generic checks and
+//     arguments of the schema's kinds; it returns the output shape or an
+//     error naming the argument (an *OpError to choose the sentinel, any
+//     other error becomes ErrShape).
+//   - A Kernel gets the call's context, a fresh contiguous output (offset
+//     0) and inputs with arbitrary strides; it must write every output
+//     element and must not modify inputs. CPU kernels read CPUStorage's
+//     slices through the strides, or are wrapped in ContiguousInputs and
+//     read HostView.
 //   - A BackwardFunc returns one gradient per tensor input (or nil) with the
-//     input's shape, dtype and device, computed with ops (it runs without
-//     recording, so double backward is not supported).
+//     input's shape, dtype and device, computed with ops called with its
+//     context (it runs without recording, so double backward is not
+//     supported).
 //   - Other devices add kernels with RegisterKernel("Square", ops.DeviceCUDA, k).
-//   - Test it against a plain reference and with GradCheck.
+//   - Test it with package ops/optest: given its reference in float64, it
+//     checks every dtype, layout and device present, bad inputs and
+//     GradCheck.
 //
 // # Autograd
 //
@@ -140,13 +189,13 @@
 // one-element output) or BackwardWithGrad walks the graph in reverse
 // topological order, summing the gradients of tensors used several times,
 // and accumulates into Grad of the leaves. Backward functions are ops, so
-// they run on the tensors' device; one declared as OpDef.BackwardContext
-// gets the forward call's context, so its ops run where the forward ran
-// (with ops/cuda, on the forward's stream). Detach gives a leaf that records
-// nothing, which is how to compute without building a graph. Each graph is
-// owned by its tensors, so independent computations may run concurrently;
-// concurrent Backward calls that reach the same leaf add their gradients
-// under a lock.
+// they run on the tensors' device, each with the context of its forward
+// call, so its ops run where the forward ran (with ops/cuda, on the
+// forward's stream, like PyTorch's autograd). Detach gives a leaf that
+// records nothing, which is how to compute without building a graph. Each
+// graph is owned by its tensors, so independent computations may run
+// concurrently; concurrent Backward calls that reach the same leaf add
+// their gradients under a lock.
 //
 // # Concurrency
 //

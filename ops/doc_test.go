@@ -12,7 +12,7 @@ import (
 
 // The package documentation's list of built-in ops names exactly the ops
 // this package registers, each with its schema's tensor arguments, then
-// (after ';') its scalar arguments.
+// (after ';') its other arguments (floats, ints, dtypes).
 func TestDocListsBuiltinOps(t *testing.T) {
 	src, err := os.ReadFile("doc.go") // go test and Bazel (data) run in the package's directory
 	if errors.Is(err, fs.ErrNotExist) {
@@ -21,7 +21,7 @@ func TestDocListsBuiltinOps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// "//\tName(tensor, ...; scalar, ...)   description", in the block after "Built-in ops".
+	// "//\tName(tensor, ...; arg, ...)   description", in the block after "Built-in ops".
 	_, block, ok := strings.Cut(string(src), "// Built-in ops (BuiltinOps)")
 	if !ok {
 		t.Fatal(`doc.go: the list of built-in ops ("// Built-in ops (BuiltinOps) ...") is missing`)
@@ -37,12 +37,18 @@ func TestDocListsBuiltinOps(t *testing.T) {
 			t.Errorf("doc.go lists %s, which is not registered", name)
 			continue
 		}
-		tensors, scalars, _ := strings.Cut(args, ";")
+		tensors, others, _ := strings.Cut(args, ";")
 		if got, want := splitNames(tensors), o.tensorNames; !slices.Equal(got, want) {
 			t.Errorf("doc.go: %s's tensor arguments are %v, its schema's %v", name, got, want)
 		}
-		if got, want := splitNames(scalars), o.scalarNames; !slices.Equal(got, want) {
-			t.Errorf("doc.go: %s's scalar arguments are %v, its schema's %v", name, got, want)
+		var want []string
+		for _, a := range o.Args() {
+			if a.Kind != KindTensor {
+				want = append(want, a.Name)
+			}
+		}
+		if got := splitNames(others); !slices.Equal(got, want) {
+			t.Errorf("doc.go: %s's other arguments are %v, its schema's %v", name, got, want)
 		}
 	}
 	slices.Sort(documented)

@@ -1,9 +1,12 @@
 package ops
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,11 +44,12 @@ func elemTol(dtype DType, want, scale []float64) func(int) float64 {
 }
 
 func TestAddScalar(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		data := roundTo(dtype, randData(1, numel(shape), -2, 2))
 		x := makeView(t, dtype, data, shape, kind)
 		const s = 0.625
-		out := must(t)(AddScalar(x, s))
+		out := must(t)(AddScalar(ctx, x, s))
 		if !slices.Equal(out.Shape(), shape) || out.DType() != dtype || !out.IsContiguous() || out.Device() != CPU {
 			t.Fatalf("bad output metadata %v", out)
 		}
@@ -61,11 +65,12 @@ func TestAddScalar(t *testing.T) {
 }
 
 func TestScale(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		data := roundTo(dtype, randData(2, numel(shape), -2, 2))
 		x := makeView(t, dtype, data, shape, kind)
 		const s = -1.375
-		out := must(t)(Scale(x, s))
+		out := must(t)(Scale(ctx, x, s))
 		if !slices.Equal(out.Shape(), shape) || out.DType() != dtype || !out.IsContiguous() || out.Device() != CPU {
 			t.Fatalf("bad output metadata %v", out)
 		}
@@ -79,13 +84,14 @@ func TestScale(t *testing.T) {
 	})
 	// Scale by 1 is a new tensor too (the backward helper returns x itself).
 	x := must(t)(FromFloat64([]float64{1, 2}, 2))
-	y := must(t)(Scale(x, 1))
+	y := must(t)(Scale(ctx, x, 1))
 	if y == x || y.buf == x.buf {
 		t.Fatal("Scale(x, 1) returned x's storage; want a new tensor")
 	}
 }
 
 func TestAxpby(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		n := numel(shape)
 		xd := roundTo(dtype, randData(2, n, -2, 2))
@@ -95,7 +101,7 @@ func TestAxpby(t *testing.T) {
 		x := makeView(t, dtype, xd, shape, kind)
 		y := makeView(t, dtype, yd, shape, ykind)
 		const a, b = 1.5, -0.75
-		out := must(t)(Axpby(a, x, b, y))
+		out := must(t)(Axpby(ctx, a, x, b, y))
 		want, scale := make([]float64, n), make([]float64, n)
 		for i := range want {
 			want[i] = a*xd[i] + b*yd[i]
@@ -105,18 +111,19 @@ func TestAxpby(t *testing.T) {
 		closeTo(t, "Axpby", values(t, out), want, tol)
 
 		// Property: Axpby(1, x, 0, y) == x exactly.
-		id := must(t)(Axpby(1, x, 0, y))
+		id := must(t)(Axpby(ctx, 1, x, 0, y))
 		closeTo(t, "Axpby(1,x,0,y)", values(t, id), xd, func(int) float64 { return 0 })
 	})
 }
 
 func TestPolynomial(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		n := numel(shape)
 		xd := roundTo(dtype, randData(4, n, -2, 2))
 		x := makeView(t, dtype, xd, shape, kind)
 		const a, b, c, d = 0.5, -1.25, 2, 0.375
-		out := must(t)(Polynomial(x, a, b, c, d))
+		out := must(t)(Polynomial(ctx, x, a, b, c, d))
 		want, scale := make([]float64, n), make([]float64, n)
 		for i, v := range xd {
 			want[i] = a*v*v*v + b*v*v + c*v + d
@@ -125,12 +132,13 @@ func TestPolynomial(t *testing.T) {
 		closeTo(t, "Polynomial", values(t, out), want, elemTol(dtype, want, scale))
 
 		// Property: Polynomial(x, 0, 0, 1, 0) == x exactly.
-		id := must(t)(Polynomial(x, 0, 0, 1, 0))
+		id := must(t)(Polynomial(ctx, x, 0, 0, 1, 0))
 		closeTo(t, "Polynomial(x,0,0,1,0)", values(t, id), xd, func(int) float64 { return 0 })
 	})
 }
 
 func TestPolynomialBackward(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		n := numel(shape)
 		xd := roundTo(dtype, randData(5, n, -2, 2))
@@ -138,7 +146,7 @@ func TestPolynomialBackward(t *testing.T) {
 		x := makeView(t, dtype, xd, shape, kind)
 		g := makeView(t, dtype, gd, shape, kKindOther(shape, kind))
 		const a, b, c = 0.5, -1.25, 2
-		out := must(t)(PolynomialBackward(g, x, a, b, c))
+		out := must(t)(PolynomialBackward(ctx, g, x, a, b, c))
 		want, scale := make([]float64, n), make([]float64, n)
 		for i, v := range xd {
 			want[i] = gd[i] * (3*a*v*v + 2*b*v + c)
@@ -155,10 +163,11 @@ func kKindOther(shape []int, kind string) string {
 }
 
 func TestNorm(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		xd := roundTo(dtype, randData(7, numel(shape), -2, 2))
 		x := makeView(t, dtype, xd, shape, kind)
-		out := must(t)(Norm(x))
+		out := must(t)(Norm(ctx, x))
 		if out.Dim() != 0 || out.Numel() != 1 || out.DType() != dtype {
 			t.Fatalf("Norm output %v, want 0-d %v", out, dtype)
 		}
@@ -193,10 +202,11 @@ func TestNorm(t *testing.T) {
 // TestNormChunkingIsDeterministic checks that the result does not depend on
 // how many goroutines the kernel uses.
 func TestNormDeterministic(t *testing.T) {
+	ctx := context.Background()
 	x := fromData(t, Float32, randData(8, 1<<17+5, -1, 1))
-	a := must(t)(Norm(x))
+	a := must(t)(Norm(ctx, x))
 	for range 3 {
-		b := must(t)(Norm(x))
+		b := must(t)(Norm(ctx, x))
 		if va, vb := values(t, a)[0], values(t, b)[0]; va != vb {
 			t.Fatalf("Norm not deterministic: %v vs %v", va, vb)
 		}
@@ -204,10 +214,11 @@ func TestNormDeterministic(t *testing.T) {
 }
 
 func TestContiguousAndViews(t *testing.T) {
+	ctx := context.Background()
 	forEachElemCase(t, func(t *testing.T, dtype DType, shape []int, kind string) {
 		data := roundTo(dtype, randData(9, numel(shape), -2, 2))
 		x := makeView(t, dtype, data, shape, kind)
-		c := must(t)(x.Contiguous())
+		c := must(t)(x.Contiguous(ctx))
 		if !c.IsContiguous() {
 			t.Fatal("Contiguous returned a non-contiguous tensor")
 		}
@@ -224,8 +235,18 @@ func TestContiguousAndViews(t *testing.T) {
 				t.Fatalf("Float32s[%d] = %v, want %v", i, v, float32(data[i]))
 			}
 		}
-		// Reshape to 1-D (view when possible, copy otherwise) keeps order.
-		flat := must(t)(x.Reshape(-1))
+		// Reshape to 1-D keeps order; it views contiguous tensors and
+		// refuses the others, which Contiguous makes viewable.
+		flat, err := x.Reshape(-1)
+		if _, viewable := viewStrides(x.shape, x.strides, []int{x.Numel()}); viewable != (err == nil) {
+			t.Fatalf("Reshape(-1) of a tensor with strides %v: %v", x.Strides(), err)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "call Contiguous(ctx) first") {
+				t.Fatalf("Reshape(-1) of a tensor with strides %v: %v, want ErrShape naming Contiguous", x.Strides(), err)
+			}
+			flat = must(t)(c.Reshape(-1))
+		}
 		closeTo(t, "Reshape(-1)", values(t, flat), data, func(int) float64 { return 0 })
 	})
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -54,4 +55,13 @@ func (e *OpError) Unwrap() error { return e.Kind }
 
 func opErr(op, arg string, kind error, format string, a ...any) *OpError {
 	return &OpError{Op: op, Arg: arg, Kind: kind, Detail: fmt.Sprintf(format, a...)}
+}
+
+// checkCtx reports a nil context, which every function that queues work
+// refuses (context.Background() is the context of no particular request).
+func checkCtx(op string, ctx context.Context) error {
+	if ctx == nil {
+		return opErr(op, "ctx", ErrArg, "context is nil (use context.Background())")
+	}
+	return nil
 }

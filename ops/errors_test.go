@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -22,11 +23,12 @@ func wantErr(t *testing.T, what string, err, kind error, msg string) {
 }
 
 func TestOpErrors(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
 	x64 := m(FromFloat64([]float64{1, 2, 3}))
 	y32 := m(FromFloat32([]float32{1, 2, 3}))
 	x4 := m(FromFloat64([]float64{1, 2, 3, 4}))
-	xcuda := m(m(FromFloat64([]float64{1, 2, 3})).To(CUDA(0)))
+	xcuda := m(m(FromFloat64([]float64{1, 2, 3})).To(ctx, CUDA(0)))
 	freed := m(FromFloat64([]float64{1, 2, 3}))
 	if err := freed.Free(); err != nil {
 		t.Fatal(err)
@@ -34,35 +36,35 @@ func TestOpErrors(t *testing.T) {
 	a34 := m(Zeros(Float64, 3, 4))
 	b56 := m(Zeros(Float64, 5, 6))
 
-	_, err := Axpby(1, x64, 1, y32)
+	_, err := Axpby(ctx, 1, x64, 1, y32)
 	wantErr(t, "dtype", err, ErrDType, "ops.Axpby: y has dtype float32, expected float64 (same as x); ops do not promote dtypes: convert one explicitly, e.g. y.AsType(ops.Float64)")
-	_, err = Axpby(1, x64, 1, x4)
+	_, err = Axpby(ctx, 1, x64, 1, x4)
 	wantErr(t, "shape", err, ErrShape, "ops.Axpby: y has shape [4], expected [3] (same as x)")
-	_, err = Axpby(1, x64, 1, xcuda)
+	_, err = Axpby(ctx, 1, x64, 1, xcuda)
 	wantErr(t, "device", err, ErrDevice, "ops.Axpby: y is on cuda:0, expected cpu (same as x)")
-	_, err = Axpby(1, nil, 1, x64)
+	_, err = Axpby(ctx, 1, nil, 1, x64)
 	wantErr(t, "nil", err, ErrNil, "ops.Axpby: x is nil")
-	_, err = Axpby(1, x64, 1, freed)
+	_, err = Axpby(ctx, 1, x64, 1, freed)
 	wantErr(t, "freed", err, ErrFreed, "ops.Axpby: y has been freed")
-	_, err = MatMul(a34, b56)
+	_, err = MatMul(ctx, a34, b56)
 	wantErr(t, "matmul", err, ErrShape, "ops.MatMul: a has shape [3 4], b has shape [5 6]: inner dimensions must match")
-	_, err = MatMul(x64, b56)
+	_, err = MatMul(ctx, x64, b56)
 	wantErr(t, "matmul rank", err, ErrShape, "ops.MatMul: a has shape [3], expected 2-D [M K]")
-	_, err = RowSoftmax(x64)
+	_, err = RowSoftmax(ctx, x64)
 	wantErr(t, "softmax rank", err, ErrShape, "ops.RowSoftmax: x has shape [3], expected 2-D [B D]")
-	_, err = Norm(freed)
+	_, err = Norm(ctx, freed)
 	wantErr(t, "norm freed", err, ErrFreed, "ops.Norm: x has been freed")
-	_, err = Polynomial(nil, 1, 2, 3, 4)
+	_, err = Polynomial(ctx, nil, 1, 2, 3, 4)
 	wantErr(t, "poly nil", err, ErrNil, "ops.Polynomial: x is nil")
-	_, err = PolynomialBackward(x64, y32, 1, 2, 3)
+	_, err = PolynomialBackward(ctx, x64, y32, 1, 2, 3)
 	wantErr(t, "polyback dtype", err, ErrDType, "ops.PolynomialBackward: x has dtype float32, expected float64 (same as gradOut)")
-	_, err = Norm(xcuda)
+	_, err = Norm(ctx, xcuda)
 	wantErr(t, "no kernel", err, ErrNoKernel, "ops.Norm: no kernel registered for device cuda:0")
-	_, err = axpbyOp.Call([]*Tensor{x64}, []float64{1, 2})
-	wantErr(t, "arg count", err, ErrArg, "ops.Axpby: got 1 tensor and 2 scalar arguments")
+	_, err = axpbyOp.Call(ctx, []*Tensor{x64}, Args{Floats: []float64{1, 2}})
+	wantErr(t, "arg count", err, ErrArg, "ops.Axpby: got 1 tensor and 2 float arguments, expected tensors [x y] and floats (Args.Floats) [a b]")
 
 	var oe *OpError
-	_, err = Axpby(1, x64, 1, y32)
+	_, err = Axpby(ctx, 1, x64, 1, y32)
 	errors.As(err, &oe)
 	if oe.Op != "Axpby" || oe.Arg != "y" || oe.Kind != ErrDType {
 		t.Fatalf("OpError fields %+v", oe)
@@ -70,6 +72,7 @@ func TestOpErrors(t *testing.T) {
 }
 
 func TestTensorErrors(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
 	x := m(Zeros(Float64, 3, 4))
 	_, err := FromFloat64([]float64{1, 2, 3}, 2, 2)
@@ -90,16 +93,16 @@ func TestTensorErrors(t *testing.T) {
 	wantErr(t, "narrow", err, ErrArg, "ops.Narrow: start 2 and length 3 are out of range for dimension 1 of size 4")
 	_, err = x.Item()
 	wantErr(t, "item", err, ErrShape, "ops.Item: tensor has shape [3 4] (12 elements), expected exactly 1 element")
-	_, err = x.To(Device{Type: DeviceCPU, Index: 1})
+	_, err = x.To(ctx, Device{Type: DeviceCPU, Index: 1})
 	wantErr(t, "bad device", err, ErrDevice, "ops.To: device cpu:1 is invalid")
-	_, err = x.To(CUDA(-1))
+	_, err = x.To(ctx, CUDA(-1))
 	wantErr(t, "bad device", err, ErrDevice, "ops.To: device cuda:-1 is invalid")
 	var nilT *Tensor
 	_, err = nilT.Transpose(0, 1)
 	wantErr(t, "nil", err, ErrNil, "ops.Transpose: tensor is nil")
 	_, err = nilT.Float64s()
 	wantErr(t, "nil", err, ErrNil, "ops.Float64s: tensor is nil")
-	_, err = AddScalar(&Tensor{}, 1)
+	_, err = AddScalar(ctx, &Tensor{}, 1)
 	wantErr(t, "zero tensor", err, ErrNil, "ops.AddScalar: x is a zero Tensor")
 	_, err = (&Tensor{}).Reshape(1)
 	wantErr(t, "zero tensor", err, ErrNil, "ops.Reshape: tensor is a zero Tensor")
@@ -120,8 +123,8 @@ func TestTensorErrors(t *testing.T) {
 		"Float32s":  func() error { _, err := v.Float32s(); return err },
 		"Reshape":   func() error { _, err := v.Reshape(12); return err },
 		"Narrow":    func() error { _, err := x.Narrow(0, 0, 1); return err },
-		"To":        func() error { _, err := x.To(CUDA(0)); return err },
-		"AddScalar": func() error { _, err := AddScalar(v, 1); return err },
+		"To":        func() error { _, err := x.To(ctx, CUDA(0)); return err },
+		"AddScalar": func() error { _, err := AddScalar(ctx, v, 1); return err },
 		"Item":      func() error { _, err := v.Item(); return err },
 	} {
 		wantErr(t, name, f(), ErrFreed, "freed")
@@ -132,6 +135,7 @@ func TestTensorErrors(t *testing.T) {
 }
 
 func TestNoBackend(t *testing.T) {
+	ctx := context.Background()
 	backends.mu.Lock()
 	saved := backends.m[DeviceCUDA]
 	backends.m[DeviceCUDA] = nil
@@ -142,7 +146,7 @@ func TestNoBackend(t *testing.T) {
 		backends.mu.Unlock()
 	}()
 	x := must(t)(Zeros(Float32, 2))
-	_, err := x.To(CUDA(0))
+	_, err := x.To(ctx, CUDA(0))
 	wantErr(t, "no backend", err, ErrNoBackend, "ops.To: no backend registered for device cuda:0")
 }
 
@@ -160,7 +164,7 @@ func TestRegisterPanics(t *testing.T) {
 		RegisterOp(OpDef{Name: "Axpby", Args: []Arg{{"x", KindTensor}}, Shape: sameShape("x")})
 	})
 	mustPanic("no tensor arg", func() {
-		RegisterOp(OpDef{Name: "TestNoTensor", Args: []Arg{{"s", KindScalar}}, Shape: sameShape("x")})
+		RegisterOp(OpDef{Name: "TestNoTensor", Args: []Arg{{"s", KindFloat}}, Shape: sameShape("x")})
 	})
 	mustPanic("unknown op kernel", func() { RegisterKernel("NoSuchOp", DeviceCUDA, fakeAddScalar) })
 	mustPanic("duplicate kernel", func() { RegisterKernel("AddScalar", DeviceCUDA, fakeAddScalar) })

@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -25,9 +26,10 @@ func ExampleFromFloat64() {
 }
 
 func ExampleAxpby() {
+	ctx := context.Background()
 	x, _ := ops.FromFloat32([]float32{1, 2, 3})
 	y, _ := ops.FromFloat32([]float32{10, 20, 30})
-	z, err := ops.Axpby(2, x, 0.5, y) // 2x + 0.5y
+	z, err := ops.Axpby(ctx, 2, x, 0.5, y) // 2x + 0.5y
 	if err != nil {
 		panic(err)
 	}
@@ -36,7 +38,7 @@ func ExampleAxpby() {
 
 	// Bad input is an error naming the op and argument.
 	y64, _ := ops.FromFloat64([]float64{1, 2, 3})
-	_, err = ops.Axpby(2, x, 0.5, y64)
+	_, err = ops.Axpby(ctx, 2, x, 0.5, y64)
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, ops.ErrDType))
 	// Output:
@@ -46,15 +48,16 @@ func ExampleAxpby() {
 }
 
 func ExampleTensor_Backward() {
+	ctx := context.Background()
 	// loss = ‖x·w‖ for x [1, 2] and w [2, 1].
 	x, _ := ops.FromFloat64([]float64{3, 4}, 1, 2)
 	w, _ := ops.FromFloat64([]float64{1, 1}, 2, 1)
 	_ = x.SetRequiresGrad(true)
 	_ = w.SetRequiresGrad(true)
-	y, _ := ops.MatMul(x, w)             // 7
-	y, _ = ops.Polynomial(y, 0, 1, 0, 0) // 49: d/dy = 2y = 14
-	loss, _ := ops.Norm(y)
-	if err := loss.Backward(); err != nil {
+	y, _ := ops.MatMul(ctx, x, w)             // 7
+	y, _ = ops.Polynomial(ctx, y, 0, 1, 0, 0) // 49: d/dy = 2y = 14
+	loss, _ := ops.Norm(ctx, y)
+	if err := loss.Backward(ctx); err != nil {
 		panic(err)
 	}
 	l, _ := loss.Item()
@@ -64,24 +67,22 @@ func ExampleTensor_Backward() {
 	// Output: 49 [14 14] [42 56]
 }
 
-// squareCPU is the CPU kernel of the Square op below: out = x*x for a
-// tensor with any strides.
-func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	x, err := in[0].Contiguous() // simplest way to handle strides
-	if err != nil {
-		return err
-	}
-	src := x.Storage().(*ops.CPUStorage)
-	dst := out.Storage().(*ops.CPUStorage)
+// squareCPU is the CPU kernel of the Square op below: out = x*x. Wrapped
+// in ops.ContiguousInputs, it gets x contiguous whatever its strides.
+func squareCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	switch out.DType() {
 	case ops.Float32:
-		for i, v := range src.Float32()[x.Offset() : x.Offset()+x.Numel()] {
-			dst.Float32()[i] = v * v
+		y, x := ops.HostView[float32](out), ops.HostView[float32](in[0])
+		for i, v := range x {
+			y[i] = v * v
 		}
 	case ops.Float64:
-		for i, v := range src.Float64()[x.Offset() : x.Offset()+x.Numel()] {
-			dst.Float64()[i] = v * v
+		y, x := ops.HostView[float64](out), ops.HostView[float64](in[0])
+		for i, v := range x {
+			y[i] = v * v
 		}
+	default:
+		return fmt.Errorf("square: dtype %v: %w", out.DType(), ops.ErrDType)
 	}
 	return nil
 }
@@ -89,25 +90,28 @@ func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 var squareOp = ops.RegisterOp(ops.OpDef{
 	Name:  "ExampleSquare",
 	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
-	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
-	Backward: func(g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := ops.PolynomialBackward(g, in[0], 0, 1, 0) // g * 2x
+	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) { return in[0].Shape(), nil },
+	Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := ops.PolynomialBackward(ctx, g, in[0], 0, 1, 0) // g * 2x
 		return []*ops.Tensor{gx}, err
 	},
-	CPU: squareCPU,
+	CPU: ops.ContiguousInputs(squareCPU),
 })
 
 // Square returns x*x elementwise.
-func Square(x *ops.Tensor) (*ops.Tensor, error) { return squareOp.Call([]*ops.Tensor{x}, nil) }
+func Square(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+	return squareOp.Call(ctx, []*ops.Tensor{x}, ops.Args{})
+}
 
 func ExampleRegisterOp() {
+	ctx := context.Background()
 	x, _ := ops.FromFloat64([]float64{1, 2, 3, 4}, 2, 2)
 	xt, _ := x.Transpose(0, 1)
-	y, _ := Square(xt)
+	y, _ := Square(ctx, xt)
 	v, _ := y.Float64s()
 	fmt.Println(v)
 
-	err := ops.GradCheck(func(in []*ops.Tensor) (*ops.Tensor, error) { return Square(in[0]) },
+	err := ops.GradCheck(ctx, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return Square(ctx, in[0]) },
 		[]*ops.Tensor{requiresGrad(xt.Detach())}, ops.GradCheckOptions{})
 	fmt.Println("gradcheck:", err)
 	// Output:

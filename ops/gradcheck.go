@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -35,13 +36,17 @@ func (e *GradCheckError) Error() string {
 
 // GradCheck compares the gradients that autograd computes for fn with
 // central finite differences, like torch.autograd.gradcheck. inputs must be
-// float64; those with RequiresGrad are checked. fn is called with detached
-// copies of the inputs (leaves that require grad where the originals do, the
-// originals' strides kept) and must return a float64 tensor of any shape;
-// the full Jacobian is compared, so keep the tensors small. The inputs'
-// gradients are not touched. It returns nil, a *GradCheckError for the
-// first mismatch, or another error if fn or autograd fails.
-func GradCheck(fn func(inputs []*Tensor) (*Tensor, error), inputs []*Tensor, opts GradCheckOptions) error {
+// float64; those with RequiresGrad are checked. fn is called with ctx and
+// detached copies of the inputs (leaves that require grad where the
+// originals do, the originals' strides kept) and must return a float64
+// tensor of any shape; the full Jacobian is compared, so keep the tensors
+// small. Backward runs with ctx too. The inputs' gradients are not
+// touched. It returns nil, a *GradCheckError for the first mismatch, or
+// another error if fn or autograd fails.
+func GradCheck(ctx context.Context, fn func(ctx context.Context, inputs []*Tensor) (*Tensor, error), inputs []*Tensor, opts GradCheckOptions) error {
+	if err := checkCtx(gradCheckOp, ctx); err != nil {
+		return err
+	}
 	if fn == nil {
 		return opErr(gradCheckOp, "fn", ErrArg, "fn is nil")
 	}
@@ -49,7 +54,7 @@ func GradCheck(fn func(inputs []*Tensor) (*Tensor, error), inputs []*Tensor, opt
 	if err != nil {
 		return err
 	}
-	g := &gradChecker{fn: fn, inputs: inputs, checked: checked, opts: opts.withDefaults()}
+	g := &gradChecker{ctx: ctx, fn: fn, inputs: inputs, checked: checked, opts: opts.withDefaults()}
 	analytic, err := g.analytic()
 	if err != nil {
 		return err
@@ -97,7 +102,8 @@ func gradCheckInputs(inputs []*Tensor) ([]int, error) {
 // gradChecker holds one GradCheck: fn, its inputs, which of them are checked, the tolerances,
 // and the output's shape (set by analytic).
 type gradChecker struct {
-	fn       func(inputs []*Tensor) (*Tensor, error)
+	ctx      context.Context
+	fn       func(ctx context.Context, inputs []*Tensor) (*Tensor, error)
 	inputs   []*Tensor
 	checked  []int
 	opts     GradCheckOptions
@@ -107,7 +113,7 @@ type gradChecker struct {
 
 // call runs fn and checks that it returned a live float64 tensor.
 func (g *gradChecker) call(args []*Tensor) (*Tensor, error) {
-	out, err := g.fn(args)
+	out, err := g.fn(g.ctx, args)
 	if err != nil {
 		return nil, fmt.Errorf("ops.GradCheck: fn failed: %w", err)
 	}
@@ -148,7 +154,7 @@ func (g *gradChecker) analytic() ([][][]float64, error) {
 		oneHot[k] = 1
 		grad, err := fromFloat64(gradCheckOp, oneHot, g.outShape)
 		if err == nil {
-			grad, err = grad.To(out.device)
+			grad, err = grad.To(g.ctx, out.device)
 		}
 		if err != nil {
 			return nil, err
@@ -156,7 +162,7 @@ func (g *gradChecker) analytic() ([][][]float64, error) {
 		for _, i := range g.checked {
 			leaves[i].ZeroGrad()
 		}
-		if err := out.BackwardWithGrad(grad); err != nil {
+		if err := out.BackwardWithGrad(g.ctx, grad); err != nil {
 			return nil, err
 		}
 		for c, i := range g.checked {
@@ -211,7 +217,7 @@ func (g *gradChecker) perturbed(i int, base []float64, e int, v float64) ([]floa
 	vals[e] = v
 	t, err := fromFloat64(gradCheckOp, vals, in.shape)
 	if err == nil {
-		t, err = t.To(in.device)
+		t, err = t.To(g.ctx, in.device)
 	}
 	if err != nil {
 		return nil, err

@@ -18,16 +18,16 @@ var (
 var scaleTwiceOp = RegisterOp(OpDef{
 	Name:  "TestScaleTwice",
 	Args:  []Arg{{Name: "x", Kind: KindTensor}},
-	Shape: func(in []*Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
-	Backward: func(g *Tensor, _ []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
-		gx, err := Axpby(1, g, 1, g)
+	Shape: func(in []*Tensor, _ Args) ([]int, error) { return in[0].Shape(), nil },
+	Backward: func(ctx context.Context, g *Tensor, _ []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
+		gx, err := Axpby(ctx, 1, g, 1, g)
 		scaleTwiceMu.Lock()
 		scaleTwiceMade = append(scaleTwiceMade, gx)
 		scaleTwiceMu.Unlock()
 		return []*Tensor{gx}, err
 	},
-	CPU: func(out *Tensor, in []*Tensor, _ []float64) error {
-		r, err := axpbyOp.call(context.Background(), "x", []*Tensor{in[0], in[0]}, []float64{1, 1}, false)
+	CPU: func(ctx context.Context, out *Tensor, in []*Tensor, _ Args) error {
+		r, err := axpbyOp.call(ctx, "x", []*Tensor{in[0], in[0]}, Args{Floats: []float64{1, 1}}, false)
 		if err != nil {
 			return err
 		}
@@ -56,21 +56,22 @@ func wantValues(tb testing.TB, x *Tensor, want []float64) {
 // A leaf adopts the gradient its last backward computed (no copy), and the
 // gradients in between are freed as soon as they are consumed.
 func TestBackwardAdoptsAndFrees(t *testing.T) {
+	ctx := context.Background()
 	x := fromData(t, Float64, []float64{1, -2, 3}, 3)
 	if err := x.SetRequiresGrad(true); err != nil {
 		t.Fatal(err)
 	}
-	y, err := scaleTwiceOp.Call([]*Tensor{x}, nil)
+	y, err := scaleTwiceOp.Call(ctx, []*Tensor{x}, Args{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	z, err := scaleTwiceOp.Call([]*Tensor{y}, nil)
+	z, err := scaleTwiceOp.Call(ctx, []*Tensor{y}, Args{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	takeMade()
 	g := fromData(t, Float64, []float64{1, 1, 1}, 3)
-	if err := z.BackwardWithGrad(g); err != nil {
+	if err := z.BackwardWithGrad(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	made := takeMade() // made[0]: dz/dy (consumed by y's backward), made[1]: dz/dx
@@ -89,7 +90,7 @@ func TestBackwardAdoptsAndFrees(t *testing.T) {
 	wantValues(t, x.Grad(), []float64{4, 4, 4})
 	// The second Backward adds into the first Grad, which the caller may hold: not freed.
 	first := x.Grad()
-	if err := z.BackwardWithGrad(g); err != nil {
+	if err := z.BackwardWithGrad(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	takeMade()
@@ -103,16 +104,17 @@ func TestBackwardAdoptsAndFrees(t *testing.T) {
 // A backward that returns its incoming gradient (AddScalar's does) must not
 // hand the caller's grad to the leaf: the leaf gets a private copy.
 func TestBackwardCopiesForeignGradient(t *testing.T) {
+	ctx := context.Background()
 	x := fromData(t, Float64, []float64{1, 2}, 2)
 	if err := x.SetRequiresGrad(true); err != nil {
 		t.Fatal(err)
 	}
-	y, err := AddScalar(x, 1)
+	y, err := AddScalar(ctx, x, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := fromData(t, Float64, []float64{3, 4}, 2)
-	if err := y.BackwardWithGrad(g); err != nil {
+	if err := y.BackwardWithGrad(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	if x.Grad().buf == g.buf {
@@ -126,28 +128,29 @@ func TestBackwardCopiesForeignGradient(t *testing.T) {
 // backward returns its incoming gradient, the other a fresh one. Nothing the
 // sum still needs is freed, and the values are right.
 func TestBackwardFanOutOwnership(t *testing.T) {
+	ctx := context.Background()
 	x := fromData(t, Float64, []float64{1, 2, 3}, 3)
 	if err := x.SetRequiresGrad(true); err != nil {
 		t.Fatal(err)
 	}
-	a, err := AddScalar(x, 1) // backward: g itself
+	a, err := AddScalar(ctx, x, 1) // backward: g itself
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := scaleTwiceOp.Call([]*Tensor{x}, nil) // backward: fresh 2g
+	b, err := scaleTwiceOp.Call(ctx, []*Tensor{x}, Args{}) // backward: fresh 2g
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Axpby(1, a, 1, b) // backward: g for both (or scaled copies)
+	s, err := Axpby(ctx, 1, a, 1, b) // backward: g for both (or scaled copies)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := scaleTwiceOp.Call([]*Tensor{s}, nil) // makes the gradient entering s owned
+	c, err := scaleTwiceOp.Call(ctx, []*Tensor{s}, Args{}) // makes the gradient entering s owned
 	if err != nil {
 		t.Fatal(err)
 	}
 	takeMade()
-	if err := c.BackwardWithGrad(fromData(t, Float64, []float64{1, 1, 1}, 3)); err != nil {
+	if err := c.BackwardWithGrad(ctx, fromData(t, Float64, []float64{1, 1, 1}, 3)); err != nil {
 		t.Fatal(err)
 	}
 	takeMade()

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -115,13 +116,14 @@ func equalValues(tb testing.TB, a, b *Tensor) bool {
 }
 
 func TestAsType(t *testing.T) {
+	ctx := context.Background()
 	data := randData(40, 35, -3, 3)
 	for _, from := range dtypes {
 		for _, to := range dtypes {
 			t.Run(fmt.Sprintf("%v->%v", from, to), func(t *testing.T) {
 				src := roundTo(from, data)
 				x := makeView(t, from, src, []int{5, 7}, kTransposed)
-				y := must(t)(x.AsType(to))
+				y := must(t)(x.AsType(ctx, to))
 				if y.DType() != to || y.Device() != CPU || (from == to) != (y == x) || (from != to && !y.IsContiguous()) {
 					t.Fatalf("AsType: %v", y)
 				}
@@ -130,8 +132,8 @@ func TestAsType(t *testing.T) {
 				want := roundTo(to, src)
 				closeTo(t, "AsType", values(t, y), want, func(i int) float64 { return 0 })
 				// On another device (the fake backend) through host memory.
-				d := must(t)(x.To(CUDA(0)))
-				yd := must(t)(d.AsType(to))
+				d := must(t)(x.To(ctx, CUDA(0)))
+				yd := must(t)(d.AsType(ctx, to))
 				if yd.Device() != CUDA(0) || yd.DType() != to {
 					t.Fatalf("AsType on device: %v", yd)
 				}
@@ -141,8 +143,8 @@ func TestAsType(t *testing.T) {
 	}
 	// The gradient flows back in the source dtype.
 	x := leaf(t, 41, []int{4}, kContig)
-	h := must(t)(x.AsType(BFloat16))
-	if err := must(t)(Norm(h)).Backward(); err != nil {
+	h := must(t)(x.AsType(ctx, BFloat16))
+	if err := must(t)(Norm(ctx, h)).Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if g := x.Grad(); g == nil || g.DType() != Float64 {
@@ -151,9 +153,10 @@ func TestAsType(t *testing.T) {
 }
 
 func TestMixedDTypeError(t *testing.T) {
+	ctx := context.Background()
 	x := must(t)(Zeros(BFloat16, 3))
 	y := must(t)(Zeros(Float32, 3))
-	_, err := Axpby(1, x, 1, y)
+	_, err := Axpby(ctx, 1, x, 1, y)
 	const want = "ops.Axpby: y has dtype float32, expected bfloat16 (same as x); ops do not promote dtypes: convert one explicitly, e.g. y.AsType(ops.BFloat16)"
 	if !errors.Is(err, ErrDType) || err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
@@ -169,25 +172,28 @@ func TestMixedDTypeError(t *testing.T) {
 // (u = 2^-11 for float16, 2^-8 for bfloat16; about 4e-3 and 3e-2 of it),
 // measured against the largest because gradients of sums can cancel.
 func TestHalfBackward(t *testing.T) {
-	m := func(f func(in []*Tensor) (*Tensor, error)) func(in []*Tensor) (*Tensor, error) { return f }
+	ctx := context.Background()
+	m := func(f func(ctx context.Context, in []*Tensor) (*Tensor, error)) func(ctx context.Context, in []*Tensor) (*Tensor, error) {
+		return f
+	}
 	cases := []struct {
 		name   string
-		fn     func(in []*Tensor) (*Tensor, error)
+		fn     func(ctx context.Context, in []*Tensor) (*Tensor, error)
 		shapes [][]int
 	}{
-		{"AddScalar", m(func(in []*Tensor) (*Tensor, error) { return AddScalar(in[0], 0.5) }), [][]int{{7, 5}}},
-		{"Axpby", m(func(in []*Tensor) (*Tensor, error) { return Axpby(0.7, in[0], -1.3, in[1]) }), [][]int{{7, 5}, {7, 5}}},
-		{"Norm", m(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }), [][]int{{7, 5}}},
-		{"Polynomial", m(func(in []*Tensor) (*Tensor, error) { return Polynomial(in[0], 0.5, -1, 2, 3) }), [][]int{{7, 5}}},
-		{"RowSoftmax", m(func(in []*Tensor) (*Tensor, error) { return RowSoftmax(in[0]) }), [][]int{{7, 5}}},
-		{"MatMul", m(func(in []*Tensor) (*Tensor, error) { return MatMul(in[0], in[1]) }), [][]int{{7, 5}, {5, 3}}},
-		{"Narrow", m(func(in []*Tensor) (*Tensor, error) { return in[0].Narrow(1, 1, 3) }), [][]int{{7, 5}}},
-		{"Contiguous", m(func(in []*Tensor) (*Tensor, error) {
+		{"AddScalar", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return AddScalar(ctx, in[0], 0.5) }), [][]int{{7, 5}}},
+		{"Axpby", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Axpby(ctx, 0.7, in[0], -1.3, in[1]) }), [][]int{{7, 5}, {7, 5}}},
+		{"Norm", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Norm(ctx, in[0]) }), [][]int{{7, 5}}},
+		{"Polynomial", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Polynomial(ctx, in[0], 0.5, -1, 2, 3) }), [][]int{{7, 5}}},
+		{"RowSoftmax", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return RowSoftmax(ctx, in[0]) }), [][]int{{7, 5}}},
+		{"MatMul", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return MatMul(ctx, in[0], in[1]) }), [][]int{{7, 5}, {5, 3}}},
+		{"Narrow", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) { return in[0].Narrow(1, 1, 3) }), [][]int{{7, 5}}},
+		{"Contiguous", m(func(ctx context.Context, in []*Tensor) (*Tensor, error) {
 			tr, err := in[0].Transpose(0, 1)
 			if err != nil {
 				return nil, err
 			}
-			return tr.Contiguous()
+			return tr.Contiguous(ctx)
 		}), [][]int{{7, 5}}},
 	}
 	for _, d := range halfDTypes {
@@ -206,13 +212,13 @@ func TestHalfBackward(t *testing.T) {
 						}
 						hs, ws = append(hs, h), append(ws, w)
 					}
-					yh := must(t)(c.fn(hs))
-					yw := must(t)(c.fn(ws))
+					yh := must(t)(c.fn(ctx, hs))
+					yw := must(t)(c.fn(ctx, ws))
 					gd := roundTo(d, randData(60, yh.Numel(), -1, 1))
-					if err := yh.BackwardWithGrad(fromData(t, d, gd, yh.Shape()...)); err != nil {
+					if err := yh.BackwardWithGrad(ctx, fromData(t, d, gd, yh.Shape()...)); err != nil {
 						t.Fatal(err)
 					}
-					if err := yw.BackwardWithGrad(fromData(t, Float64, gd, yw.Shape()...)); err != nil {
+					if err := yw.BackwardWithGrad(ctx, fromData(t, Float64, gd, yw.Shape()...)); err != nil {
 						t.Fatal(err)
 					}
 					for i := range hs {
@@ -235,8 +241,9 @@ func TestHalfBackward(t *testing.T) {
 }
 
 func TestGradCheckRefusesHalf(t *testing.T) {
+	ctx := context.Background()
 	x := must(t)(Zeros(Float16, 3))
-	err := GradCheck(func(in []*Tensor) (*Tensor, error) { return Norm(in[0]) }, []*Tensor{x}, GradCheckOptions{})
+	err := GradCheck(ctx, func(ctx context.Context, in []*Tensor) (*Tensor, error) { return Norm(ctx, in[0]) }, []*Tensor{x}, GradCheckOptions{})
 	if !errors.Is(err, ErrDType) {
 		t.Fatalf("GradCheck on float16: %v", err)
 	}

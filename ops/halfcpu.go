@@ -15,7 +15,7 @@ import (
 // The float32 kernels round their wider intermediate to float32 first, so
 // a result can be off by the float32 rounding (2^-24 relative) beyond
 // correct rounding: far below the 16-bit dtypes' precision (2^-11, 2^-8).
-func viaFloat32(f32 func(out *Tensor, in []*Tensor, s []float64), out *Tensor, in []*Tensor, s []float64) {
+func viaFloat32(f32 func(out *Tensor, in []*Tensor, args Args), out *Tensor, in []*Tensor, s Args) {
 	wide := make([]*Tensor, len(in))
 	for i, t := range in {
 		wide[i] = widen(t)

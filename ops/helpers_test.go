@@ -25,7 +25,7 @@ type fakeStorage struct {
 	f16   []half.Float16
 	bf16  []half.BFloat16
 	freed atomic.Bool
-	queue string // the fake stream AllocContext put it on ("" by default)
+	queue string // the fake stream Alloc put it on ("" by default)
 }
 
 func (s *fakeStorage) DType() DType { return s.dtype }
@@ -50,7 +50,7 @@ func init() {
 
 func (b *fakeBackend) Type() DeviceType { return DeviceCUDA }
 func (b *fakeBackend) Name() string     { return "fakecuda" }
-func (b *fakeBackend) Alloc(d Device, dtype DType, n int) (Storage, error) {
+func (b *fakeBackend) alloc(d Device, dtype DType, n int) (Storage, error) {
 	if d.Index != 0 {
 		return nil, fmt.Errorf("fake device %v does not exist", d)
 	}
@@ -103,15 +103,14 @@ func (b *fakeBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOf
 	}
 	return nil
 }
-func (b *fakeBackend) Synchronize(Device) error { return nil }
+func (b *fakeBackend) Synchronize(context.Context, Device) error { return nil }
 
 // fakeQueueKey is the context key of the fake backend's "stream".
 type fakeQueueKey struct{}
 
-// AllocContext makes fakeBackend a ContextBackend: the storage remembers
-// the queue named in ctx.
-func (b *fakeBackend) AllocContext(ctx context.Context, d Device, dtype DType, n int) (Storage, error) {
-	st, err := b.Alloc(d, dtype, n)
+// Alloc allocates for the queue named in ctx, which the storage remembers.
+func (b *fakeBackend) Alloc(ctx context.Context, d Device, dtype DType, n int) (Storage, error) {
+	st, err := b.alloc(d, dtype, n)
 	if err != nil {
 		return nil, err
 	}
@@ -176,8 +175,8 @@ func fakeElementwise(out *Tensor, x *Tensor, f func(float64) float64) error {
 	return nil
 }
 
-func fakeAddScalar(out *Tensor, in []*Tensor, sc []float64) error {
-	return fakeElementwise(out, in[0], func(v float64) float64 { return v + sc[0] })
+func fakeAddScalar(ctx context.Context, out *Tensor, in []*Tensor, sc Args) error {
+	return fakeElementwise(out, in[0], func(v float64) float64 { return v + sc.Floats[0] })
 }
 
 // polyGate, when non-nil, blocks the fake Polynomial kernel until closed
@@ -188,7 +187,7 @@ var polyGate struct {
 	release chan struct{}
 }
 
-func fakePolynomial(out *Tensor, in []*Tensor, sc []float64) error {
+func fakePolynomial(ctx context.Context, out *Tensor, in []*Tensor, sc Args) error {
 	polyGate.Lock()
 	started, release := polyGate.started, polyGate.release
 	polyGate.Unlock()
@@ -196,7 +195,7 @@ func fakePolynomial(out *Tensor, in []*Tensor, sc []float64) error {
 		close(started)
 		<-release
 	}
-	a, b, c, d := sc[0], sc[1], sc[2], sc[3]
+	a, b, c, d := sc.Floats[0], sc.Floats[1], sc.Floats[2], sc.Floats[3]
 	return fakeElementwise(out, in[0], func(v float64) float64 { return ((a*v+b)*v+c)*v + d })
 }
 

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"slices"
 )
@@ -8,8 +9,8 @@ import (
 // byDType turns a pair of typed CPU kernels into a Kernel. The 16-bit
 // dtypes run the float32 kernel on inputs widened to float32 (exactly) and
 // round its result to the output dtype (viaFloat32).
-func byDType(f32, f64 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
-	return func(out *Tensor, in []*Tensor, s []float64) error {
+func byDType(f32, f64 func(out *Tensor, in []*Tensor, args Args)) Kernel {
+	return func(_ context.Context, out *Tensor, in []*Tensor, s Args) error {
 		switch out.dtype {
 		case Float32:
 			f32(out, in, s)
@@ -26,8 +27,8 @@ func byDType(f32, f64 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
 
 // byElem turns a CPU kernel that only moves elements (no arithmetic) into a
 // Kernel over every dtype.
-func byElem(f32, f64, f16, bf16 func(out *Tensor, in []*Tensor, s []float64)) Kernel {
-	return func(out *Tensor, in []*Tensor, s []float64) error {
+func byElem(f32, f64, f16, bf16 func(out *Tensor, in []*Tensor, args Args)) Kernel {
+	return func(_ context.Context, out *Tensor, in []*Tensor, s Args) error {
 		switch out.dtype {
 		case Float32:
 			f32(out, in, s)
@@ -47,7 +48,7 @@ func byElem(f32, f64, f16, bf16 func(out *Tensor, in []*Tensor, s []float64)) Ke
 // sameShape returns a ShapeFunc requiring all tensor inputs (named by
 // names) to have the shape of the first, which is the output shape.
 func sameShape(names ...string) ShapeFunc {
-	return func(in []*Tensor, _ []float64) ([]int, error) {
+	return func(in []*Tensor, _ Args) ([]int, error) {
 		for i, t := range in[1:] {
 			if !slices.Equal(t.shape, in[0].shape) {
 				return nil, fmt.Errorf("%s has shape %v, expected %v (same as %s)", names[i+1], t.shape, in[0].shape, names[0])

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -27,6 +28,7 @@ func refSoftmax(x []float64, B, D int) []float64 {
 }
 
 func TestRowSoftmax(t *testing.T) {
+	ctx := context.Background()
 	for _, dtype := range dtypes {
 		for _, shape := range softmaxShapes {
 			for _, kind := range kindsFor(shape) {
@@ -34,7 +36,7 @@ func TestRowSoftmax(t *testing.T) {
 					B, D := shape[0], shape[1]
 					xd := roundTo(dtype, randData(10, B*D, -8, 8))
 					x := makeView(t, dtype, xd, shape, kind)
-					out := must(t)(RowSoftmax(x))
+					out := must(t)(RowSoftmax(ctx, x))
 					want := refSoftmax(xd, B, D)
 					u := unitRoundoff(dtype)
 					got := values(t, out)
@@ -58,13 +60,15 @@ func TestRowSoftmax(t *testing.T) {
 }
 
 func TestRowSoftmaxStable(t *testing.T) {
+	ctx := context.Background()
 	x := fromData(t, Float32, []float64{1000, 1001, 1002, -1000, -1001, -1002}, 2, 3)
-	got := values(t, must(t)(RowSoftmax(x)))
+	got := values(t, must(t)(RowSoftmax(ctx, x)))
 	want := refSoftmax([]float64{0, 1, 2, 0, -1, -2}, 2, 3) // shift-invariant
 	closeTo(t, "stable softmax", got, want, func(int) float64 { return 1e-7 })
 }
 
 func TestRowSoftmaxBackward(t *testing.T) {
+	ctx := context.Background()
 	for _, dtype := range dtypes {
 		for _, shape := range softmaxShapes {
 			for _, kind := range kindsFor(shape) {
@@ -74,7 +78,7 @@ func TestRowSoftmaxBackward(t *testing.T) {
 					gd := roundTo(dtype, randData(12, B*D, -1, 1))
 					y := makeView(t, dtype, yd, shape, kind)
 					g := makeView(t, dtype, gd, shape, kKindOther(shape, kind))
-					out := must(t)(rowSoftmaxBackwardOp.Call([]*Tensor{g, y}, nil))
+					out := must(t)(rowSoftmaxBackwardOp.Call(ctx, []*Tensor{g, y}, Args{}))
 					want, scale := make([]float64, B*D), make([]float64, B*D)
 					for i := range B {
 						var dot, adot float64
@@ -100,6 +104,7 @@ type mmCase struct{ M, K, N int }
 var mmCases = []mmCase{{0, 5, 3}, {1, 1, 1}, {7, 5, 3}, {33, 65, 17}, {257, 129, 65}, {5, 0, 4}, {3, 4, 0}, {48, 300, 260}}
 
 func TestMatMul(t *testing.T) {
+	ctx := context.Background()
 	for _, dtype := range dtypes {
 		for _, c := range mmCases {
 			ad := roundTo(dtype, randData(13, c.M*c.K, -1, 1))
@@ -118,7 +123,7 @@ func TestMatMul(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%dx%dx%d/%s,%s", dtype, c.M, c.K, c.N, ka, kb), func(t *testing.T) {
 					a := makeView(t, dtype, ad, []int{c.M, c.K}, ka)
 					b := makeView(t, dtype, bd, []int{c.K, c.N}, kb)
-					out := must(t)(MatMul(a, b))
+					out := must(t)(MatMul(ctx, a, b))
 					if s := out.Shape(); s[0] != c.M || s[1] != c.N {
 						t.Fatalf("shape %v", s)
 					}

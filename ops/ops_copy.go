@@ -1,7 +1,8 @@
 package ops
 
 import (
-	"math"
+	"context"
+	"fmt"
 	"slices"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
@@ -17,14 +18,14 @@ func init() {
 		Name:  "Contiguous",
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: sameShape("x"),
-		Backward: func(g *Tensor, _ []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
+		Backward: func(_ context.Context, g *Tensor, _ []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
 			return []*Tensor{g}, nil
 		},
 		CPU: byElem(contiguousCPU[float32], contiguousCPU[float64], contiguousCPU[half.Float16], contiguousCPU[half.BFloat16]),
 	})
 }
 
-func contiguousCPU[T elem](out *Tensor, in []*Tensor, _ []float64) {
+func contiguousCPU[T elem](out *Tensor, in []*Tensor, _ Args) {
 	ew1(out, in[0], func(dst, xd []T, xo, xs int) {
 		if xs == 1 {
 			copy(dst, xd[xo:xo+len(dst)])
@@ -44,38 +45,38 @@ var narrowBackwardOp *Op
 func init() {
 	narrowBackwardOp = registerBuiltin(OpDef{
 		Name: "NarrowBackward",
-		Args: []Arg{{"gradOut", KindTensor}, {"dim", KindScalar}, {"start", KindScalar}, {"size", KindScalar}},
-		Shape: func(in []*Tensor, sc []float64) ([]int, error) {
+		Args: []Arg{{"gradOut", KindTensor}, {"dim", KindInt}, {"start", KindInt}, {"size", KindInt}},
+		Shape: func(in []*Tensor, args Args) ([]int, error) {
 			g := in[0]
-			dim, start, size := sc[0], sc[1], sc[2]
-			for _, v := range sc {
-				if v != math.Trunc(v) || v < 0 || v > float64(maxInt/2) {
-					return nil, &OpError{Arg: "dim", Kind: ErrArg, Detail: "dim, start and size must be non-negative integers"}
-				}
+			dim, start, size := args.Ints[0], args.Ints[1], args.Ints[2]
+			if err := checkDim("", "dim", dim, len(g.shape), g.shape); err != nil {
+				return nil, err
 			}
-			if int(dim) >= len(g.shape) {
-				return nil, &OpError{Arg: "dim", Kind: ErrArg, Detail: "dim is out of range for gradOut"}
-			}
-			if int(start)+g.shape[int(dim)] > int(size) {
-				return nil, &OpError{Arg: "size", Kind: ErrArg, Detail: "start + gradOut's size along dim exceeds size"}
+			if start < 0 || size < 0 || start > size-g.shape[dim] {
+				return nil, &OpError{Arg: "size", Kind: ErrArg, Detail: fmt.Sprintf(
+					"start %d and gradOut's size %d along dim %d do not fit in size %d", start, g.shape[dim], dim, size)}
 			}
 			shape := slices.Clone(g.shape)
-			shape[int(dim)] = int(size)
+			shape[dim] = size
 			return shape, nil
 		},
 		CPU: byElem(narrowBackwardCPU[float32], narrowBackwardCPU[float64], narrowBackwardCPU[half.Float16], narrowBackwardCPU[half.BFloat16]),
 	})
 }
 
-func narrowBackward(g *Tensor, dim, start, size int) (*Tensor, error) {
-	return narrowBackwardOp.Call([]*Tensor{g}, []float64{float64(dim), float64(start), float64(size)})
+// NarrowBackward returns zeros of gradOut's shape except along dim, where
+// it has size elements, with gradOut at start..start+gradOut's size-1: the
+// gradient of x.Narrow(dim, start, n) with respect to x, whose size along
+// dim is size. It is not itself differentiable.
+func NarrowBackward(ctx context.Context, gradOut *Tensor, dim, start, size int) (*Tensor, error) {
+	return narrowBackwardOp.Call(ctx, []*Tensor{gradOut}, Args{Ints: []int{dim, start, size}})
 }
 
-func narrowBackwardCPU[T elem](out *Tensor, in []*Tensor, sc []float64) {
+func narrowBackwardCPU[T elem](out *Tensor, in []*Tensor, args Args) {
 	g := in[0]
 	od, gd := cpuData[T](out), cpuData[T](g)
 	clear(od)
-	dim, start := int(sc[0]), int(sc[1])
+	dim, start := args.Ints[0], args.Ints[1]
 	l := newLayout(g.shape, []int{start * out.strides[dim], g.offset}, out.strides, g.strides)
 	parallelFor(g.Numel(), grain, func(lo, hi int) {
 		l.rows(lo, hi, func(off []int, n int) {

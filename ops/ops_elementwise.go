@@ -10,9 +10,9 @@ var addScalarOp *Op
 func init() {
 	addScalarOp = registerBuiltin(OpDef{
 		Name:  "AddScalar",
-		Args:  []Arg{{"x", KindTensor}, {"s", KindScalar}},
+		Args:  []Arg{{"x", KindTensor}, {"s", KindFloat}},
 		Shape: sameShape("x"),
-		Backward: func(g *Tensor, _ []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
+		Backward: func(_ context.Context, g *Tensor, _ []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
 			return []*Tensor{g}, nil
 		},
 		CPU: byDType(addScalarCPU[float32], addScalarCPU[float64]),
@@ -20,17 +20,12 @@ func init() {
 }
 
 // AddScalar returns x + s elementwise.
-func AddScalar(x *Tensor, s float64) (*Tensor, error) {
-	return addScalarOp.Call([]*Tensor{x}, []float64{s})
+func AddScalar(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
+	return addScalarOp.Call(ctx, []*Tensor{x}, Args{Floats: []float64{s}})
 }
 
-// AddScalarContext is AddScalar queued where ctx says (Op.CallContext).
-func AddScalarContext(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
-	return addScalarOp.CallContext(ctx, []*Tensor{x}, []float64{s})
-}
-
-func addScalarCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
-	s := sc[0]
+func addScalarCPU[T float](out *Tensor, in []*Tensor, args Args) {
+	s := args.Floats[0]
 	ew1(out, in[0], func(dst, xd []T, xo, xs int) {
 		if xs == 1 {
 			for i, v := range xd[xo : xo+len(dst)] {
@@ -50,10 +45,10 @@ var scaleOp *Op
 func init() {
 	scaleOp = registerBuiltin(OpDef{
 		Name:  "Scale",
-		Args:  []Arg{{"x", KindTensor}, {"s", KindScalar}},
+		Args:  []Arg{{"x", KindTensor}, {"s", KindFloat}},
 		Shape: sameShape("x"),
-		BackwardContext: func(ctx context.Context, g *Tensor, _ []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
-			gx, err := scale(ctx, g, sc[0])
+		Backward: func(ctx context.Context, g *Tensor, _ []*Tensor, args Args, _ *Tensor) ([]*Tensor, error) {
+			gx, err := scale(ctx, g, args.Floats[0])
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(scaleCPU[float32], scaleCPU[float64]),
@@ -61,13 +56,8 @@ func init() {
 }
 
 // Scale returns s * x (x * s in PyTorch), a new tensor.
-func Scale(x *Tensor, s float64) (*Tensor, error) {
-	return scaleOp.Call([]*Tensor{x}, []float64{s})
-}
-
-// ScaleContext is Scale queued where ctx says (Op.CallContext).
-func ScaleContext(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
-	return scaleOp.CallContext(ctx, []*Tensor{x}, []float64{s})
+func Scale(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
+	return scaleOp.Call(ctx, []*Tensor{x}, Args{Floats: []float64{s}})
 }
 
 // scale returns s*x (x itself when s == 1), for backward functions.
@@ -75,11 +65,11 @@ func scale(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
 	if s == 1 {
 		return x, nil
 	}
-	return scaleOp.CallContext(ctx, []*Tensor{x}, []float64{s})
+	return Scale(ctx, x, s)
 }
 
-func scaleCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
-	s := sc[0]
+func scaleCPU[T float](out *Tensor, in []*Tensor, args Args) {
+	s := args.Floats[0]
 	ew1(out, in[0], func(dst, xd []T, xo, xs int) {
 		if xs == 1 {
 			for i, v := range xd[xo : xo+len(dst)] {
@@ -99,14 +89,14 @@ var axpbyOp *Op
 func init() {
 	axpbyOp = registerBuiltin(OpDef{
 		Name:  "Axpby",
-		Args:  []Arg{{"a", KindScalar}, {"x", KindTensor}, {"b", KindScalar}, {"y", KindTensor}},
+		Args:  []Arg{{"a", KindFloat}, {"x", KindTensor}, {"b", KindFloat}, {"y", KindTensor}},
 		Shape: sameShape("x", "y"),
-		BackwardContext: func(ctx context.Context, g *Tensor, _ []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
-			gx, err := scale(ctx, g, sc[0])
+		Backward: func(ctx context.Context, g *Tensor, _ []*Tensor, args Args, _ *Tensor) ([]*Tensor, error) {
+			gx, err := scale(ctx, g, args.Floats[0])
 			if err != nil {
 				return nil, err
 			}
-			gy, err := scale(ctx, g, sc[1])
+			gy, err := scale(ctx, g, args.Floats[1])
 			return []*Tensor{gx, gy}, err
 		},
 		CPU: byDType(axpbyCPU[float32], axpbyCPU[float64]),
@@ -115,17 +105,12 @@ func init() {
 
 // Axpby returns a*x + b*y elementwise; x and y must have the same shape,
 // dtype and device.
-func Axpby(a float64, x *Tensor, b float64, y *Tensor) (*Tensor, error) {
-	return axpbyOp.Call([]*Tensor{x, y}, []float64{a, b})
+func Axpby(ctx context.Context, a float64, x *Tensor, b float64, y *Tensor) (*Tensor, error) {
+	return axpbyOp.Call(ctx, []*Tensor{x, y}, Args{Floats: []float64{a, b}})
 }
 
-// AxpbyContext is Axpby queued where ctx says (Op.CallContext).
-func AxpbyContext(ctx context.Context, a float64, x *Tensor, b float64, y *Tensor) (*Tensor, error) {
-	return axpbyOp.CallContext(ctx, []*Tensor{x, y}, []float64{a, b})
-}
-
-func axpbyCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
-	a, b := sc[0], sc[1]
+func axpbyCPU[T float](out *Tensor, in []*Tensor, args Args) {
+	a, b := args.Floats[0], args.Floats[1]
 	ew2(out, in[0], in[1], func(dst, xd, yd []T, xo, xs, yo, ys int) {
 		if xs == 1 && ys == 1 {
 			x, y := xd[xo:xo+len(dst)], yd[yo:yo+len(dst)]
@@ -147,10 +132,11 @@ var polynomialOp *Op
 func init() {
 	polynomialOp = registerBuiltin(OpDef{
 		Name:  "Polynomial",
-		Args:  []Arg{{"x", KindTensor}, {"a", KindScalar}, {"b", KindScalar}, {"c", KindScalar}, {"d", KindScalar}},
+		Args:  []Arg{{"x", KindTensor}, {"a", KindFloat}, {"b", KindFloat}, {"c", KindFloat}, {"d", KindFloat}},
 		Shape: sameShape("x"),
-		BackwardContext: func(ctx context.Context, g *Tensor, in []*Tensor, sc []float64, _ *Tensor) ([]*Tensor, error) {
-			gx, err := PolynomialBackwardContext(ctx, g, in[0], sc[0], sc[1], sc[2])
+		Backward: func(ctx context.Context, g *Tensor, in []*Tensor, args Args, _ *Tensor) ([]*Tensor, error) {
+			f := args.Floats
+			gx, err := PolynomialBackward(ctx, g, in[0], f[0], f[1], f[2])
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(polynomialCPU[float32], polynomialCPU[float64]),
@@ -159,17 +145,12 @@ func init() {
 
 // Polynomial returns a*x³ + b*x² + c*x + d elementwise, in one fused pass
 // (Horner's scheme).
-func Polynomial(x *Tensor, a, b, c, d float64) (*Tensor, error) {
-	return polynomialOp.Call([]*Tensor{x}, []float64{a, b, c, d})
+func Polynomial(ctx context.Context, x *Tensor, a, b, c, d float64) (*Tensor, error) {
+	return polynomialOp.Call(ctx, []*Tensor{x}, Args{Floats: []float64{a, b, c, d}})
 }
 
-// PolynomialContext is Polynomial queued where ctx says (Op.CallContext).
-func PolynomialContext(ctx context.Context, x *Tensor, a, b, c, d float64) (*Tensor, error) {
-	return polynomialOp.CallContext(ctx, []*Tensor{x}, []float64{a, b, c, d})
-}
-
-func polynomialCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
-	a, b, c, d := sc[0], sc[1], sc[2], sc[3]
+func polynomialCPU[T float](out *Tensor, in []*Tensor, args Args) {
+	a, b, c, d := args.Floats[0], args.Floats[1], args.Floats[2], args.Floats[3]
 	ew1(out, in[0], func(dst, xd []T, xo, xs int) {
 		for i := range dst {
 			v := float64(xd[xo])
@@ -184,7 +165,7 @@ var polynomialBackwardOp *Op
 func init() {
 	polynomialBackwardOp = registerBuiltin(OpDef{
 		Name:  "PolynomialBackward",
-		Args:  []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"a", KindScalar}, {"b", KindScalar}, {"c", KindScalar}},
+		Args:  []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"a", KindFloat}, {"b", KindFloat}, {"c", KindFloat}},
 		Shape: sameShape("gradOut", "x"),
 		CPU:   byDType(polynomialBackwardCPU[float32], polynomialBackwardCPU[float64]),
 	})
@@ -193,18 +174,12 @@ func init() {
 // PolynomialBackward returns gradOut * (3a*x² + 2b*x + c) elementwise, the
 // gradient of Polynomial with respect to x, in one fused pass. It is not
 // itself differentiable.
-func PolynomialBackward(gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
-	return polynomialBackwardOp.Call([]*Tensor{gradOut, x}, []float64{a, b, c})
+func PolynomialBackward(ctx context.Context, gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
+	return polynomialBackwardOp.Call(ctx, []*Tensor{gradOut, x}, Args{Floats: []float64{a, b, c}})
 }
 
-// PolynomialBackwardContext is PolynomialBackward queued where ctx says
-// (Op.CallContext).
-func PolynomialBackwardContext(ctx context.Context, gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
-	return polynomialBackwardOp.CallContext(ctx, []*Tensor{gradOut, x}, []float64{a, b, c})
-}
-
-func polynomialBackwardCPU[T float](out *Tensor, in []*Tensor, sc []float64) {
-	a3, b2, c := 3*sc[0], 2*sc[1], sc[2]
+func polynomialBackwardCPU[T float](out *Tensor, in []*Tensor, args Args) {
+	a3, b2, c := 3*args.Floats[0], 2*args.Floats[1], args.Floats[2]
 	ew2(out, in[0], in[1], func(dst, gd, xd []T, gOff, gs, xo, xs int) {
 		for i := range dst {
 			v := float64(xd[xo])

@@ -11,7 +11,7 @@ func init() {
 	matMulOp = registerBuiltin(OpDef{
 		Name: "MatMul",
 		Args: []Arg{{"a", KindTensor}, {"b", KindTensor}},
-		Shape: func(in []*Tensor, _ []float64) ([]int, error) {
+		Shape: func(in []*Tensor, _ Args) ([]int, error) {
 			a, b := in[0], in[1]
 			if len(a.shape) != 2 {
 				return nil, fmt.Errorf("a has shape %v, expected 2-D [M K]", a.shape)
@@ -24,7 +24,7 @@ func init() {
 			}
 			return []int{a.shape[0], b.shape[1]}, nil
 		},
-		BackwardContext: func(ctx context.Context, g *Tensor, in []*Tensor, _ []float64, _ *Tensor) ([]*Tensor, error) {
+		Backward: func(ctx context.Context, g *Tensor, in []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
 			// dA = g·Bᵀ, dB = Aᵀ·g, with transposes as strided views.
 			bt, err := in[1].Transpose(0, 1)
 			if err != nil {
@@ -34,11 +34,11 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			ga, err := MatMulContext(ctx, g, bt)
+			ga, err := MatMul(ctx, g, bt)
 			if err != nil {
 				return nil, err
 			}
-			gb, err := MatMulContext(ctx, at, g)
+			gb, err := MatMul(ctx, at, g)
 			return []*Tensor{ga, gb}, err
 		},
 		CPU: byDType(matMulCPU[float32], matMulCPU[float64]),
@@ -50,13 +50,8 @@ func init() {
 // dtype and runs row blocks in parallel. On a GPU, package ops/cuda calls
 // cuBLAS (float32 IEEE unless cuda.SetAllowTF32, float64), reading
 // transposed views in place.
-func MatMul(a, b *Tensor) (*Tensor, error) {
-	return matMulOp.Call([]*Tensor{a, b}, nil)
-}
-
-// MatMulContext is MatMul queued where ctx says (Op.CallContext).
-func MatMulContext(ctx context.Context, a, b *Tensor) (*Tensor, error) {
-	return matMulOp.CallContext(ctx, []*Tensor{a, b}, nil)
+func MatMul(ctx context.Context, a, b *Tensor) (*Tensor, error) {
+	return matMulOp.Call(ctx, []*Tensor{a, b}, Args{})
 }
 
 // Block sizes of the CPU kernel: a bk×bn panel of B (at most 256 KiB of
@@ -89,7 +84,7 @@ func rowMajor[T float](t *Tensor) ([]T, int) {
 	return p, cols
 }
 
-func matMulCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
+func matMulCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	a, b := in[0], in[1]
 	M, K, N := a.shape[0], a.shape[1], b.shape[1]
 	c := cpuData[T](out)[:M*N]

@@ -17,9 +17,9 @@ func init() {
 	normOp = registerBuiltin(OpDef{
 		Name:  "Norm",
 		Args:  []Arg{{"x", KindTensor}},
-		Shape: func([]*Tensor, []float64) ([]int, error) { return []int{}, nil },
-		BackwardContext: func(ctx context.Context, g *Tensor, in []*Tensor, _ []float64, out *Tensor) ([]*Tensor, error) {
-			gx, err := normBackwardOp.CallContext(ctx, []*Tensor{g, in[0], out}, nil)
+		Shape: func([]*Tensor, Args) ([]int, error) { return []int{}, nil },
+		Backward: func(ctx context.Context, g *Tensor, in []*Tensor, _ Args, out *Tensor) ([]*Tensor, error) {
+			gx, err := NormBackward(ctx, g, in[0], out)
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(normCPU[float32], normCPU[float64]),
@@ -31,16 +31,11 @@ func init() {
 // inputs of 2^28 elements stay accurate and the result does not depend on
 // the number of goroutines. Its gradient is x/Norm(x), defined as 0 where
 // the norm is 0.
-func Norm(x *Tensor) (*Tensor, error) {
-	return normOp.Call([]*Tensor{x}, nil)
+func Norm(ctx context.Context, x *Tensor) (*Tensor, error) {
+	return normOp.Call(ctx, []*Tensor{x}, Args{})
 }
 
-// NormContext is Norm queued where ctx says (Op.CallContext).
-func NormContext(ctx context.Context, x *Tensor) (*Tensor, error) {
-	return normOp.CallContext(ctx, []*Tensor{x}, nil)
-}
-
-func normCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
+func normCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	x := in[0]
 	xd := cpuData[T](x)
 	n := x.Numel()
@@ -98,7 +93,7 @@ func init() {
 	normBackwardOp = registerBuiltin(OpDef{
 		Name: "NormBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"norm", KindTensor}},
-		Shape: func(in []*Tensor, _ []float64) ([]int, error) {
+		Shape: func(in []*Tensor, _ Args) ([]int, error) {
 			if len(in[0].shape) != 0 {
 				return nil, fmt.Errorf("gradOut has shape %v, expected [] (0-d)", in[0].shape)
 			}
@@ -111,7 +106,14 @@ func init() {
 	})
 }
 
-func normBackwardCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
+// NormBackward returns gradOut * x / norm elementwise (0 where norm is 0):
+// the gradient of norm = Norm(x) with respect to x, for the 0-d gradOut of
+// norm. It is not itself differentiable.
+func NormBackward(ctx context.Context, gradOut, x, norm *Tensor) (*Tensor, error) {
+	return normBackwardOp.Call(ctx, []*Tensor{gradOut, x, norm}, Args{})
+}
+
+func normBackwardCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	g := float64(cpuData[T](in[0])[in[0].offset])
 	nrm := float64(cpuData[T](in[2])[in[2].offset])
 	if nrm == 0 {
@@ -131,14 +133,14 @@ func init() {
 	rowSoftmaxOp = registerBuiltin(OpDef{
 		Name: "RowSoftmax",
 		Args: []Arg{{"x", KindTensor}},
-		Shape: func(in []*Tensor, _ []float64) ([]int, error) {
+		Shape: func(in []*Tensor, _ Args) ([]int, error) {
 			if len(in[0].shape) != 2 {
 				return nil, fmt.Errorf("x has shape %v, expected 2-D [B D]", in[0].shape)
 			}
 			return slices.Clone(in[0].shape), nil
 		},
-		BackwardContext: func(ctx context.Context, g *Tensor, _ []*Tensor, _ []float64, out *Tensor) ([]*Tensor, error) {
-			gx, err := rowSoftmaxBackwardOp.CallContext(ctx, []*Tensor{g, out}, nil)
+		Backward: func(ctx context.Context, g *Tensor, _ []*Tensor, _ Args, out *Tensor) ([]*Tensor, error) {
+			gx, err := RowSoftmaxBackward(ctx, g, out)
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(rowSoftmaxCPU[float32], rowSoftmaxCPU[float64]),
@@ -148,16 +150,11 @@ func init() {
 // RowSoftmax returns the softmax of each row of a 2-D tensor x of shape
 // [B, D]: out[i][j] = exp(x[i][j]-m_i) / Σ_k exp(x[i][k]-m_i), m_i being
 // the row maximum (numerically stable). x may be any strided view.
-func RowSoftmax(x *Tensor) (*Tensor, error) {
-	return rowSoftmaxOp.Call([]*Tensor{x}, nil)
+func RowSoftmax(ctx context.Context, x *Tensor) (*Tensor, error) {
+	return rowSoftmaxOp.Call(ctx, []*Tensor{x}, Args{})
 }
 
-// RowSoftmaxContext is RowSoftmax queued where ctx says (Op.CallContext).
-func RowSoftmaxContext(ctx context.Context, x *Tensor) (*Tensor, error) {
-	return rowSoftmaxOp.CallContext(ctx, []*Tensor{x}, nil)
-}
-
-func rowSoftmaxCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
+func rowSoftmaxCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	x := in[0]
 	B, D := x.shape[0], x.shape[1]
 	s0, s1 := x.strides[0], x.strides[1]
@@ -194,17 +191,24 @@ func init() {
 	rowSoftmaxBackwardOp = registerBuiltin(OpDef{
 		Name: "RowSoftmaxBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"y", KindTensor}},
-		Shape: func(in []*Tensor, sc []float64) ([]int, error) {
+		Shape: func(in []*Tensor, args Args) ([]int, error) {
 			if len(in[0].shape) != 2 {
 				return nil, fmt.Errorf("gradOut has shape %v, expected 2-D [B D]", in[0].shape)
 			}
-			return sameShape("gradOut", "y")(in, sc)
+			return sameShape("gradOut", "y")(in, args)
 		},
 		CPU: byDType(rowSoftmaxBackwardCPU[float32], rowSoftmaxBackwardCPU[float64]),
 	})
 }
 
-func rowSoftmaxBackwardCPU[T float](out *Tensor, in []*Tensor, _ []float64) {
+// RowSoftmaxBackward returns y * (gradOut - rowsum(gradOut*y)): the
+// gradient of y = RowSoftmax(x) with respect to x, for the gradient gradOut
+// of y ([B, D], like y). It is not itself differentiable.
+func RowSoftmaxBackward(ctx context.Context, gradOut, y *Tensor) (*Tensor, error) {
+	return rowSoftmaxBackwardOp.Call(ctx, []*Tensor{gradOut, y}, Args{})
+}
+
+func rowSoftmaxBackwardCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	g, y := in[0], in[1]
 	B, D := g.shape[0], g.shape[1]
 	gd, yd, od := cpuData[T](g), cpuData[T](y), cpuData[T](out)

@@ -5,17 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
-// ArgKind says whether an op argument is a tensor or a scalar.
+// ArgKind is the type of one argument of an op's schema.
 type ArgKind uint8
 
-// Argument kinds.
+// Argument kinds: a tensor, or one of the non-tensor kinds that Args
+// carries, each as its own Go type.
 const (
 	KindTensor ArgKind = iota // a *Tensor
-	KindScalar                // a float64
+	KindFloat                 // a float64 (Args.Floats)
+	KindInt                   // an int (Args.Ints): a dimension, an index, a size
+	KindDType                 // a DType (Args.DTypes)
 )
+
+// String returns "tensor", "float", "int" or "dtype".
+func (k ArgKind) String() string {
+	switch k {
+	case KindTensor:
+		return "tensor"
+	case KindFloat:
+		return "float"
+	case KindInt:
+		return "int"
+	case KindDType:
+		return "dtype"
+	}
+	return fmt.Sprintf("ArgKind(%d)", uint8(k))
+}
 
 // Arg is one argument of an op's schema. Names appear in error messages.
 type Arg struct {
@@ -23,67 +42,86 @@ type Arg struct {
 	Kind ArgKind
 }
 
+// Args are the non-tensor arguments of an op call, each kind in its own
+// slice, in schema order: the i-th KindFloat argument of the schema is
+// Floats[i], the i-th KindInt argument Ints[i], the i-th KindDType
+// argument DTypes[i]. An op without such arguments takes the zero Args.
+type Args struct {
+	Floats []float64
+	Ints   []int
+	DTypes []DType
+}
+
+// clone returns a copy of a that shares no slice with it.
+func (a Args) clone() Args {
+	return Args{Floats: slices.Clone(a.Floats), Ints: slices.Clone(a.Ints), DTypes: slices.Clone(a.DTypes)}
+}
+
 // Kernel computes an op on one device type. It is called after all
 // argument checks passed, with:
+//   - ctx: the context the op was called with (for a kernel that calls
+//     other ops, or launches through a package that takes one);
 //   - out: a freshly allocated contiguous tensor (offset 0, row-major
-//     strides) with the output shape, on the inputs' device, of the inputs'
-//     dtype; its contents are unspecified and the kernel must write all of
-//     them;
+//     strides) with the output shape, on the inputs' device, of the dtype
+//     OpDef.DType gives (the inputs' by default), allocated for ctx (with
+//     ops/cuda, on the context's stream, where the kernel must run); its
+//     contents are unspecified and the kernel must write all of them;
 //   - in: the tensor arguments in schema order, all on out's device and of
-//     out's dtype; they may be non-contiguous (any non-negative strides,
-//     any offset) and must not be modified;
-//   - scalars: the scalar arguments in schema order.
+//     one dtype; they may be non-contiguous (any non-negative strides, any
+//     offset; ContiguousInputs wraps a kernel that wants them contiguous)
+//     and must not be modified;
+//   - args: the non-tensor arguments, checked against the schema.
 //
-// The storages stay allocated while the kernel runs. A kernel must not keep
-// references to its arguments after returning (a device kernel may leave
-// work queued on the device; see Backend.Free).
-type Kernel func(out *Tensor, in []*Tensor, scalars []float64) error
+// The storages stay allocated while the kernel runs, and a device backend
+// has ordered the work of out's stream after the work that produced each
+// input (Backend.Order). A kernel must not keep references to its
+// arguments after returning (a device kernel may leave work queued on the
+// device; see Backend.Free).
+type Kernel func(ctx context.Context, out *Tensor, in []*Tensor, args Args) error
 
 // ShapeFunc checks op-specific rules on already validated inputs (same
-// device and dtype, non-nil, live) and returns the output shape. An error
-// is reported as an *OpError: a returned *OpError keeps its Kind (its Op is
-// filled in if empty), any other error becomes Kind ErrShape with the
-// error's text as Detail, so it should name the argument, e.g.
-// "a has shape [3 4], b has shape [5 6]: inner dimensions must match".
-type ShapeFunc func(in []*Tensor, scalars []float64) ([]int, error)
+// device and dtype, non-nil, live; args of the schema's kinds and counts)
+// and returns the output shape. An error is reported as an *OpError: a
+// returned *OpError keeps its Kind (its Op is filled in if empty), any
+// other error becomes Kind ErrShape with the error's text as Detail, so it
+// should name the argument, e.g. "a has shape [3 4], b has shape [5 6]:
+// inner dimensions must match".
+type ShapeFunc func(in []*Tensor, args Args) ([]int, error)
 
 // BackwardFunc computes the gradients of an op's tensor inputs from the
-// gradient of its output. It gets gradOut, the inputs and scalars of the
-// forward call and its output (inputs and output detached from the graph)
-// and returns one gradient per tensor input, in order, each with that
-// input's shape, dtype and device, or nil for "no gradient". It should
-// compute them with ops, so they run on the tensors' device. It may return
-// gradOut itself or views of it; the tensors it computes belong to Backward
-// once returned (Backward frees each as soon as it has been consumed, or
-// hands it to a leaf as its Grad instead of copying it), so a backward
-// function must not keep them.
-type BackwardFunc func(gradOut *Tensor, in []*Tensor, scalars []float64, out *Tensor) ([]*Tensor, error)
-
-// BackwardContextFunc is a BackwardFunc that also gets the context of the
-// forward call (without its cancellation): it should call the ...Context
-// variants of ops (Op.CallContext) with it, so the backward ops run where
-// the forward op ran (with ops/cuda, on the forward's stream), like
-// PyTorch's autograd, which runs each backward op on its forward op's
-// stream.
-type BackwardContextFunc func(ctx context.Context, gradOut *Tensor, in []*Tensor, scalars []float64, out *Tensor) ([]*Tensor, error)
+// gradient of its output. It gets the context of the forward call (without
+// its cancellation), gradOut, the inputs and arguments of the forward call
+// and its output (inputs and output detached from the graph), and returns
+// one gradient per tensor input, in order, each with that input's shape,
+// dtype and device, or nil for "no gradient". It computes them with ops
+// called with ctx, so they run where the forward op ran (with ops/cuda, on
+// the forward's stream, like PyTorch's autograd). It may return gradOut
+// itself or views of it; the tensors it computes belong to Backward once
+// returned (Backward frees each as soon as it has been consumed, or hands
+// it to a leaf as its Grad instead of copying it), so a backward function
+// must not keep them.
+type BackwardFunc func(ctx context.Context, gradOut *Tensor, in []*Tensor, args Args, out *Tensor) ([]*Tensor, error)
 
 // OpDef defines an op for RegisterOp.
 type OpDef struct {
-	Name     string       // unique name, e.g. "Axpby"; used in messages and by RegisterKernel
-	Args     []Arg        // schema; at least one tensor argument
-	Shape    ShapeFunc    // required: op-specific checks and output shape
+	Name  string    // unique name, e.g. "Axpby"; used in messages and by RegisterKernel
+	Args  []Arg     // schema; at least one tensor argument
+	Shape ShapeFunc // required: op-specific checks and output shape
+	// DType gives the output's dtype from the checked inputs and arguments
+	// (AsType's is its dtype argument); nil means the inputs' dtype. It
+	// runs after Shape, so it may rely on what Shape checked.
+	DType    func(in []*Tensor, args Args) DType
 	Backward BackwardFunc // optional: nil means the op is not differentiable
-	// BackwardContext is Backward with the forward call's context; when
-	// set, it is used instead of Backward.
-	BackwardContext BackwardContextFunc
-	CPU             Kernel // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
+	CPU      Kernel       // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
 }
 
 // Op is a registered op. Its methods are safe for concurrent use.
 type Op struct {
 	def         OpDef
 	tensorNames []string
-	scalarNames []string
+	floatNames  []string
+	intNames    []string
+	dtypeNames  []string
 }
 
 var registry = struct {
@@ -111,8 +149,12 @@ func RegisterOp(def OpDef) *Op {
 		switch a.Kind {
 		case KindTensor:
 			o.tensorNames = append(o.tensorNames, a.Name)
-		case KindScalar:
-			o.scalarNames = append(o.scalarNames, a.Name)
+		case KindFloat:
+			o.floatNames = append(o.floatNames, a.Name)
+		case KindInt:
+			o.intNames = append(o.intNames, a.Name)
+		case KindDType:
+			o.dtypeNames = append(o.dtypeNames, a.Name)
 		default:
 			panic(fmt.Sprintf("ops.RegisterOp(%s): argument %s has invalid kind %d", def.Name, a.Name, a.Kind))
 		}
@@ -212,28 +254,26 @@ func kernelDevices(o *Op) []string {
 	return s
 }
 
-// Call runs the op: tensors and scalars are the tensor and scalar arguments
-// in schema order. It checks that tensors are non-nil and not freed, that
-// they are on one device and of one dtype, then the op's ShapeFunc, then
-// runs the kernel registered for the device and returns a new contiguous
-// tensor. If any input requires grad, the result records an autograd node.
-func (o *Op) Call(tensors []*Tensor, scalars []float64) (*Tensor, error) {
-	return o.call(context.Background(), o.def.Name, tensors, scalars, true)
+// Call runs the op: tensors are the tensor arguments in schema order,
+// args the others. It checks that the arguments match the schema, that
+// tensors are non-nil and not freed, that they are on one device and of one
+// dtype, then the op's ShapeFunc, then runs the kernel registered for the
+// device and returns a new contiguous tensor. ctx is given to the device's
+// backend, which may read it (with ops/cuda, the stream the kernel is
+// queued on, chosen with cuda.WithStream; the output belongs to that
+// stream), and to the kernel. Call does not wait for the kernel, and ctx is
+// not checked for cancellation: queuing an op does not block. If any input
+// requires grad, the result records an autograd node whose backward runs
+// with ctx (without its cancellation).
+func (o *Op) Call(ctx context.Context, tensors []*Tensor, args Args) (*Tensor, error) {
+	return o.call(ctx, o.def.Name, tensors, args, true)
 }
 
-// CallContext is Call with a context that the device's backend may read:
-// with ops/cuda, the stream the kernel is queued on (cuda.WithStream). The
-// output belongs to that stream. The context is not checked for
-// cancellation; queuing an op does not wait.
-func (o *Op) CallContext(ctx context.Context, tensors []*Tensor, scalars []float64) (*Tensor, error) {
-	if ctx == nil {
-		return nil, opErr(o.def.Name, "ctx", ErrArg, "context is nil")
+func (o *Op) call(ctx context.Context, name string, ts []*Tensor, args Args, record bool) (*Tensor, error) {
+	if err := checkCtx(name, ctx); err != nil {
+		return nil, err
 	}
-	return o.call(ctx, o.def.Name, tensors, scalars, true)
-}
-
-func (o *Op) call(ctx context.Context, name string, ts []*Tensor, sc []float64, record bool) (*Tensor, error) {
-	if err := o.checkArgs(name, ts, sc); err != nil {
+	if err := o.checkArgs(name, ts, args); err != nil {
 		return nil, err
 	}
 	if err := pinAll(name, ts, o.tensorNames); err != nil {
@@ -243,16 +283,22 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, sc []float64, 
 	if err := o.checkSameDeviceAndDType(name, ts); err != nil {
 		return nil, err
 	}
-	shape, err := o.outputShape(name, ts, sc)
+	shape, err := o.outputShape(name, ts, args)
 	if err != nil {
 		return nil, err
 	}
 	first := ts[0]
+	dtype := first.dtype
+	if o.def.DType != nil {
+		if dtype = o.def.DType(ts, args); !dtype.valid() {
+			return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
+		}
+	}
 	k := kernelFor(o, first.device.Type)
 	if k == nil {
 		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", first.device, kernelDevices(o))
 	}
-	out, err := allocTensorContext(ctx, name, first.device, first.dtype, shape)
+	out, err := allocTensor(ctx, name, first.device, dtype, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -260,21 +306,21 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, sc []float64, 
 		out.Free()
 		return nil, err
 	}
-	if err := k(out, ts, sc); err != nil {
+	if err := k(ctx, out, ts, args); err != nil {
 		out.Free()
 		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, first.device, err)
 	}
 	if record && anyRequiresGrad(ts) {
-		o.recordNode(ctx, out, ts, sc)
+		o.recordNode(ctx, out, ts, args)
 	}
 	return out, nil
 }
 
-// checkArgs checks the argument counts against the schema and that no tensor is nil.
-func (o *Op) checkArgs(name string, ts []*Tensor, sc []float64) error {
-	if len(ts) != len(o.tensorNames) || len(sc) != len(o.scalarNames) {
-		return opErr(name, "", ErrArg, "got %d tensor and %d scalar arguments, expected tensors %v and scalars %v",
-			len(ts), len(sc), o.tensorNames, o.scalarNames)
+// checkArgs checks the arguments against the schema and that no tensor is nil.
+func (o *Op) checkArgs(name string, ts []*Tensor, args Args) error {
+	if len(ts) != len(o.tensorNames) || len(args.Floats) != len(o.floatNames) ||
+		len(args.Ints) != len(o.intNames) || len(args.DTypes) != len(o.dtypeNames) {
+		return opErr(name, "", ErrArg, "got %s, expected %s", argCounts(len(ts), args), o.schema())
 	}
 	for i, t := range ts {
 		if err := t.checkNil(name, o.tensorNames[i]); err != nil {
@@ -282,6 +328,40 @@ func (o *Op) checkArgs(name string, ts []*Tensor, sc []float64) error {
 		}
 	}
 	return nil
+}
+
+// argCounts describes the arguments of a call, e.g. "1 tensor and 2 float arguments".
+func argCounts(tensors int, args Args) string {
+	parts := []string{fmt.Sprintf("%d tensor", tensors)}
+	for _, c := range []struct {
+		n    int
+		kind ArgKind
+	}{{len(args.Floats), KindFloat}, {len(args.Ints), KindInt}, {len(args.DTypes), KindDType}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %v", c.n, c.kind))
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0] + " arguments"
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + " arguments"
+}
+
+// schema describes the op's arguments by kind, e.g. "tensors [x] and floats [s]".
+func (o *Op) schema() string {
+	parts := []string{fmt.Sprintf("tensors %v", o.tensorNames)}
+	for _, c := range []struct {
+		names []string
+		what  string
+	}{{o.floatNames, "floats (Args.Floats)"}, {o.intNames, "ints (Args.Ints)"}, {o.dtypeNames, "dtypes (Args.DTypes)"}} {
+		if len(c.names) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %v", c.what, c.names))
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // pinAll keeps the tensors' storage from being freed until unpinAll; it fails, pinning
@@ -323,8 +403,8 @@ func (o *Op) checkSameDeviceAndDType(name string, ts []*Tensor) error {
 }
 
 // outputShape runs the op's ShapeFunc, naming the op in its errors, and checks the result.
-func (o *Op) outputShape(name string, ts []*Tensor, sc []float64) ([]int, error) {
-	shape, err := o.def.Shape(ts, sc)
+func (o *Op) outputShape(name string, ts []*Tensor, args Args) ([]int, error) {
+	shape, err := o.def.Shape(ts, args)
 	if err != nil {
 		var oe *OpError
 		if errors.As(err, &oe) {
@@ -339,19 +419,13 @@ func (o *Op) outputShape(name string, ts []*Tensor, sc []float64) ([]int, error)
 	return checkShape(name, shape)
 }
 
-// recordNode makes out an autograd node over the inputs: its backward runs the op's Backward on
-// detached copies of the inputs and of out.
-func (o *Op) recordNode(ctx context.Context, out *Tensor, ts []*Tensor, sc []float64) {
-	ins, scs := slices.Clone(ts), slices.Clone(sc)
-	bw := o.def.BackwardContext
-	if bw == nil && o.def.Backward != nil {
-		b := o.def.Backward
-		bw = func(_ context.Context, g *Tensor, in []*Tensor, sc []float64, out *Tensor) ([]*Tensor, error) {
-			return b(g, in, sc, out)
-		}
-	}
-	ctx = context.WithoutCancel(ctx)
-	out.node = &node{name: o.def.Name, inputs: ins, ctx: ctx, backward: func(g *Tensor) ([]*Tensor, error) {
+// recordNode makes out an autograd node over the inputs: its backward runs the op's Backward, with
+// the forward call's context (without its cancellation), on detached copies of the inputs and of out.
+func (o *Op) recordNode(ctx context.Context, out *Tensor, ts []*Tensor, args Args) {
+	ins, a := slices.Clone(ts), args.clone()
+	bw := o.def.Backward
+	fwd := context.WithoutCancel(ctx)
+	out.node = &node{name: o.def.Name, inputs: ins, ctx: fwd, backward: func(_ context.Context, g *Tensor) ([]*Tensor, error) {
 		if bw == nil {
 			return nil, opErr(o.def.Name, "", ErrGrad, "backward is not implemented")
 		}
@@ -359,7 +433,7 @@ func (o *Op) recordNode(ctx context.Context, out *Tensor, ts []*Tensor, sc []flo
 		for i, t := range ins {
 			det[i] = t.Detach()
 		}
-		return bw(ctx, g, det, scs, out.Detach())
+		return bw(fwd, g, det, a, out.Detach())
 	}}
 	out.requiresGrad.Store(true)
 }

@@ -9,23 +9,26 @@ import (
 )
 
 // Contiguous returns t itself if it is contiguous, else a contiguous copy on
-// the same device.
-func (t *Tensor) Contiguous() (*Tensor, error) {
+// the same device, made by an op called with ctx.
+func (t *Tensor) Contiguous(ctx context.Context) (*Tensor, error) {
+	if err := checkCtx("Contiguous", ctx); err != nil {
+		return nil, err
+	}
 	if err := t.check("Contiguous", "tensor"); err != nil {
 		return nil, err
 	}
 	if t.IsContiguous() {
 		return t, nil
 	}
-	return copyTensor("Contiguous", t, true)
+	return copyTensor(ctx, "Contiguous", t, true)
 }
 
 // copyTensor returns a contiguous copy of t, using the device's
 // "Contiguous" kernel if it has one and a round trip through host memory
 // otherwise (so a backend needs no kernels for To and Float64s to work).
-func copyTensor(op string, t *Tensor, record bool) (*Tensor, error) {
+func copyTensor(ctx context.Context, op string, t *Tensor, record bool) (*Tensor, error) {
 	if hasKernel(contiguousOp, t.device.Type) {
-		return contiguousOp.call(context.Background(), op, []*Tensor{t}, nil, record)
+		return contiguousOp.call(ctx, op, []*Tensor{t}, Args{}, record)
 	}
 	if !t.buf.st.pin() {
 		return nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
@@ -45,11 +48,11 @@ func copyTensor(op string, t *Tensor, record bool) (*Tensor, error) {
 		return nil, fmt.Errorf("ops.%s: copying from %v to host: %w", op, t.device, err)
 	}
 	ht := &Tensor{shape: t.shape, strides: t.strides, offset: t.offset - lo, dtype: t.dtype, device: CPU, buf: newBuffer(host, cpuBackend{})}
-	hc, err := contiguousOp.call(context.Background(), op, []*Tensor{ht}, nil, false)
+	hc, err := contiguousOp.call(ctx, op, []*Tensor{ht}, Args{}, false)
 	if err != nil {
 		return nil, err
 	}
-	out, err := allocTensor(op, t.device, t.dtype, slices.Clone(t.shape))
+	out, err := allocTensor(ctx, op, t.device, t.dtype, slices.Clone(t.shape))
 	if err != nil {
 		return nil, err
 	}
@@ -58,16 +61,21 @@ func copyTensor(op string, t *Tensor, record bool) (*Tensor, error) {
 		return nil, fmt.Errorf("ops.%s: copying from host to %v: %w", op, t.device, err)
 	}
 	if record {
-		recordUnary(out, op, t, func(g *Tensor) (*Tensor, error) { return g, nil })
+		recordUnary(out, op, t, func(_ context.Context, g *Tensor) (*Tensor, error) { return g, nil })
 	}
 	return out, nil
 }
 
 // To returns a copy of t on device dev (t itself if it is already there).
 // The copy goes through the backends' host copies; device-to-device copies
-// are staged through host memory.
-func (t *Tensor) To(dev Device) (*Tensor, error) {
+// are staged through host memory. A copy to a device is allocated for ctx
+// (with ops/cuda, on the context's stream), a copy from a device runs after
+// the work queued on t's stream.
+func (t *Tensor) To(ctx context.Context, dev Device) (*Tensor, error) {
 	const op = "To"
+	if err := checkCtx(op, ctx); err != nil {
+		return nil, err
+	}
 	if err := t.check(op, "tensor"); err != nil {
 		return nil, err
 	}
@@ -83,7 +91,7 @@ func (t *Tensor) To(dev Device) (*Tensor, error) {
 	}
 	src := t
 	if !t.IsContiguous() {
-		if src, err = copyTensor(op, t.Detach(), false); err != nil {
+		if src, err = copyTensor(ctx, op, t.Detach(), false); err != nil {
 			return nil, err
 		}
 		defer src.Free()
@@ -92,7 +100,7 @@ func (t *Tensor) To(dev Device) (*Tensor, error) {
 		return nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
 	}
 	defer src.buf.st.unpin()
-	out, err := allocTensor(op, dev, t.dtype, slices.Clone(t.shape))
+	out, err := allocTensor(ctx, op, dev, t.dtype, slices.Clone(t.shape))
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +122,7 @@ func (t *Tensor) To(dev Device) (*Tensor, error) {
 		return nil, fmt.Errorf("ops.To: copying from %v to %v: %w", t.device, dev, err)
 	}
 	from := t.device
-	recordUnary(out, op, t, func(g *Tensor) (*Tensor, error) { return g.To(from) })
+	recordUnary(out, op, t, func(ctx context.Context, g *Tensor) (*Tensor, error) { return g.To(ctx, from) })
 	return out, nil
 }
 
@@ -125,7 +133,7 @@ func (t *Tensor) hostView(op string) (h *Tensor, release func(), err error) {
 		return nil, nil, err
 	}
 	if t.device.Type != DeviceCPU {
-		if h, err = t.Detach().To(CPU); err != nil {
+		if h, err = t.Detach().To(context.Background(), CPU); err != nil {
 			return nil, nil, err
 		}
 	} else {

@@ -1,10 +1,11 @@
 package ops
 
 import (
+	"context"
 	"slices"
 )
 
-// Views share storage with their base: Transpose, Narrow, Reshape (a view when the strides allow).
+// Views share storage with their base and queue no work: Transpose, Narrow, Reshape.
 
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
 	return &Tensor{shape: shape, strides: strides, offset: offset, dtype: t.dtype, device: t.device, buf: t.buf}
@@ -33,7 +34,7 @@ func (t *Tensor) Transpose(d0, d1 int) (*Tensor, error) {
 	shape[d0], shape[d1] = shape[d1], shape[d0]
 	strides[d0], strides[d1] = strides[d1], strides[d0]
 	v := t.view(shape, strides, t.offset)
-	recordUnary(v, op, t, func(g *Tensor) (*Tensor, error) { return g.Transpose(d0, d1) })
+	recordUnary(v, op, t, func(_ context.Context, g *Tensor) (*Tensor, error) { return g.Transpose(d0, d1) })
 	return v, nil
 }
 
@@ -54,20 +55,50 @@ func (t *Tensor) Narrow(dim, start, length int) (*Tensor, error) {
 	shape := slices.Clone(t.shape)
 	shape[dim] = length
 	v := t.view(shape, slices.Clone(t.strides), t.offset+start*t.strides[dim])
-	recordUnary(v, op, t, func(g *Tensor) (*Tensor, error) { return narrowBackward(g, dim, start, size) })
+	recordUnary(v, op, t, func(ctx context.Context, g *Tensor) (*Tensor, error) { return NarrowBackward(ctx, g, dim, start, size) })
 	return v, nil
 }
 
-// Reshape returns a tensor with the same elements in row-major order and
-// the given shape; one dimension may be -1 and is then inferred. Like
-// torch.reshape, it returns a view sharing t's storage when the strides
-// allow it (always for contiguous t) and otherwise a contiguous copy;
-// compare Storage() values if the difference matters.
+// Reshape returns a view of t with the given shape, sharing t's storage,
+// whose elements in row-major order are t's; one dimension may be -1 and
+// is then inferred. Like the other views (and like torch's Tensor.view) it
+// never copies, so it takes no context: when t's strides allow no such
+// view (a transposed tensor, say), it fails with ErrShape, and
+// t.Contiguous(ctx) first gives a tensor that any shape of as many
+// elements can view.
 func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 	const op = "Reshape"
 	if err := t.check(op, "tensor"); err != nil {
 		return nil, err
 	}
+	shape, err := t.reshapeTo(op, shape)
+	if err != nil {
+		return nil, err
+	}
+	strides, ok := viewStrides(t.shape, t.strides, shape)
+	if !ok {
+		return nil, opErr(op, "shape", ErrShape, "tensor of shape %v and strides %v cannot be viewed as shape %v without a copy; call Contiguous(ctx) first",
+			t.shape, t.strides, shape)
+	}
+	v := t.view(shape, strides, t.offset)
+	oldShape := slices.Clone(t.shape)
+	recordUnary(v, op, t, func(ctx context.Context, g *Tensor) (*Tensor, error) {
+		// g has v's shape but maybe not its strides.
+		if _, ok := viewStrides(g.shape, g.strides, oldShape); !ok {
+			c, err := g.Contiguous(ctx)
+			if err != nil {
+				return nil, err
+			}
+			g = c
+		}
+		return g.Reshape(oldShape...)
+	})
+	return v, nil
+}
+
+// reshapeTo checks a shape for Reshape of t and returns it with -1
+// inferred (a new slice).
+func (t *Tensor) reshapeTo(op string, shape []int) ([]int, error) {
 	shape = slices.Clone(shape)
 	n := numel(t.shape)
 	infer, known := -1, 1
@@ -93,19 +124,7 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 	if numel(shape) != n {
 		return nil, opErr(op, "shape", ErrShape, "shape %v is invalid for input of shape %v (%d elements)", shape, t.shape, n)
 	}
-	src := t
-	strides, ok := viewStrides(t.shape, t.strides, shape)
-	if !ok {
-		c, err := t.Contiguous()
-		if err != nil {
-			return nil, err
-		}
-		src, strides = c, contiguousStrides(shape)
-	}
-	v := src.view(shape, strides, src.offset)
-	oldShape := slices.Clone(t.shape)
-	recordUnary(v, op, src, func(g *Tensor) (*Tensor, error) { return g.Reshape(oldShape...) })
-	return v, nil
+	return shape, nil
 }
 
 // viewStrides returns strides that let a tensor with oldShape/oldStrides be

@@ -4,6 +4,7 @@ package bench
 // RandOn, which fills them.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -22,6 +23,7 @@ type call struct {
 // prepare returns the call measuring op on views of r.x and r.y of the given
 // shape.
 func (r *runner) prepare(op string, shape []int) (call, error) {
+	ctx := context.Background()
 	n := numel(shape)
 	view := func(t *ops.Tensor) (*ops.Tensor, error) {
 		v, err := t.Narrow(0, 0, n)
@@ -53,24 +55,24 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 		if contiguous == nil {
 			return call{}, errors.New("ops has no Contiguous op")
 		}
-		return one(func() (*ops.Tensor, error) { return contiguous.Call([]*ops.Tensor{x}, nil) }), nil
+		return one(func() (*ops.Tensor, error) { return contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{}) }), nil
 	case OpAddScalar:
-		return one(func() (*ops.Tensor, error) { return ops.AddScalar(x, AddScalarS) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.AddScalar(ctx, x, AddScalarS) }), nil
 	case OpAxpby:
-		return one(func() (*ops.Tensor, error) { return ops.Axpby(AxpbyA, x, AxpbyB, y) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.Axpby(ctx, AxpbyA, x, AxpbyB, y) }), nil
 	case OpNorm:
-		return one(func() (*ops.Tensor, error) { return ops.Norm(x) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.Norm(ctx, x) }), nil
 	case OpPolynomial:
-		return one(func() (*ops.Tensor, error) { return ops.Polynomial(x, PolyA, PolyB, PolyC, PolyD) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.Polynomial(ctx, x, PolyA, PolyB, PolyC, PolyD) }), nil
 	case OpPolyFwdBwd:
 		g := y
 		return call{run: func() error {
-			out, err := ops.Polynomial(x, PolyA, PolyB, PolyC, PolyD)
+			out, err := ops.Polynomial(ctx, x, PolyA, PolyB, PolyC, PolyD)
 			if err != nil {
 				return err
 			}
 			defer out.Free()
-			dx, err := ops.PolynomialBackward(g, x, PolyA, PolyB, PolyC)
+			dx, err := ops.PolynomialBackward(ctx, g, x, PolyA, PolyB, PolyC)
 			if err != nil {
 				return err
 			}
@@ -84,12 +86,12 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 		}
 		return call{
 			run: func() error {
-				out, err := ops.Polynomial(xg, PolyA, PolyB, PolyC, PolyD)
+				out, err := ops.Polynomial(ctx, xg, PolyA, PolyB, PolyC, PolyD)
 				if err != nil {
 					return err
 				}
 				defer out.Free()
-				if err := out.BackwardWithGrad(g); err != nil {
+				if err := out.BackwardWithGrad(ctx, g); err != nil {
 					return err
 				}
 				// Backward hands PolynomialBackward's output to xg as its
@@ -100,9 +102,9 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 			},
 		}, nil
 	case OpRowSoftmax:
-		return one(func() (*ops.Tensor, error) { return ops.RowSoftmax(x) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.RowSoftmax(ctx, x) }), nil
 	case OpMatMul:
-		return one(func() (*ops.Tensor, error) { return ops.MatMul(x, y) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.MatMul(ctx, x, y) }), nil
 	}
 	return call{}, fmt.Errorf("unknown op %q", op)
 }
@@ -112,6 +114,7 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 // on the host by all CPUs (PCG streams per chunk of 2^20 elements, so the
 // values depend only on seed, dtype and n) and copied to dev.
 func RandOn(dev ops.Device, seed uint64, dt ops.DType, n int) (*ops.Tensor, error) {
+	ctx := context.Background()
 	h, err := ops.Zeros(dt, n)
 	if err != nil {
 		return nil, err
@@ -155,7 +158,7 @@ func RandOn(dev ops.Device, seed uint64, dt ops.DType, n int) (*ops.Tensor, erro
 	if dev.Type == ops.DeviceCPU {
 		return h, nil
 	}
-	d, err := h.To(dev)
+	d, err := h.To(ctx, dev)
 	h.Free()
 	return d, err
 }

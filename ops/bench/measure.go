@@ -4,6 +4,7 @@ package bench
 // Config.Clock) and per-call latency (the host clock).
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -35,7 +36,8 @@ type HostClock struct {
 
 // Start waits for the device's queued work and starts the clock.
 func (h *HostClock) Start() error {
-	if err := ops.Synchronize(h.Device); err != nil {
+	ctx := context.Background()
+	if err := ops.Synchronize(ctx, h.Device); err != nil {
 		return err
 	}
 	h.t0 = time.Now()
@@ -44,7 +46,8 @@ func (h *HostClock) Start() error {
 
 // Stop waits for the device's queued work and returns the time since Start.
 func (h *HostClock) Stop() (time.Duration, error) {
-	if err := ops.Synchronize(h.Device); err != nil {
+	ctx := context.Background()
+	if err := ops.Synchronize(ctx, h.Device); err != nil {
 		return 0, err
 	}
 	return time.Since(h.t0), nil
@@ -123,6 +126,7 @@ func BatchSize(minBatch, perCall float64) int {
 // measureLatency appends the MetricLatencySync and MetricLatencyBatch
 // results of op on dtype dt and shape.
 func (r *runner) measureLatency(op string, dt ops.DType, shape []int) {
+	ctx := context.Background()
 	base := Result{Op: op, DType: dt.String(), Shape: slices.Clone(shape), Elems: int64(numel(shape))}
 	calls := r.cfg.LatencyCalls
 	c, err := r.prepare(op, shape)
@@ -142,7 +146,7 @@ func (r *runner) measureLatency(op string, dt ops.DType, shape []int) {
 				if err := c.run(); err != nil {
 					return err
 				}
-				if err := ops.Synchronize(r.cfg.Device); err != nil {
+				if err := ops.Synchronize(ctx, r.cfg.Device); err != nil {
 					return err
 				}
 				samples[i] = time.Since(t0).Seconds()
@@ -173,10 +177,11 @@ func (r *runner) measureLatency(op string, dt ops.DType, shape []int) {
 }
 
 func (r *runner) add(res Result, err error) {
+	ctx := context.Background()
 	if err != nil {
 		res.Error = err.Error()
 		// Let the device finish and drop what the failed call left.
-		_ = ops.Synchronize(r.cfg.Device)
+		_ = ops.Synchronize(ctx, r.cfg.Device)
 		runtime.GC()
 		fmt.Fprintf(r.cfg.Log, "%-28s %-8s %-12s %-13s error: %v\n", res.Op, res.DType, ShapeString(res.Shape), res.Metric, err)
 	} else {

@@ -15,14 +15,14 @@ import (
 // variant, reported as OpPolyFwdBwd.
 const (
 	OpCopy         = "copy"                        // device-to-device copy (Go: the Contiguous kernel; PyTorch: copy_)
-	OpAddScalar    = "add_scalar"                  // ops.AddScalar(x, s); x + s
-	OpAxpby        = "axpby"                       // ops.Axpby(a, x, b, y); a*x + b*y
-	OpNorm         = "norm"                        // ops.Norm(x); torch.linalg.vector_norm(x)
-	OpPolynomial   = "polynomial"                  // ops.Polynomial(x, a, b, c, d); a*x**3 + b*x**2 + c*x + d
-	OpPolyFwdBwd   = "polynomial_fwd_bwd"          // Polynomial, then PolynomialBackward(g, x, a, b, c)
-	OpPolyAutograd = "polynomial_fwd_bwd_autograd" // Polynomial and BackwardWithGrad(g) (Go only)
-	OpRowSoftmax   = "row_softmax"                 // ops.RowSoftmax(x) on [B, D]; torch.softmax(x, dim=1)
-	OpMatMul       = "matmul"                      // ops.MatMul(a, b) on [n, n]; torch.matmul without TF32
+	OpAddScalar    = "add_scalar"                  // ops.AddScalar(ctx, x, s); x + s
+	OpAxpby        = "axpby"                       // ops.Axpby(ctx, a, x, b, y); a*x + b*y
+	OpNorm         = "norm"                        // ops.Norm(ctx, x); torch.linalg.vector_norm(x)
+	OpPolynomial   = "polynomial"                  // ops.Polynomial(ctx, x, a, b, c, d); a*x**3 + b*x**2 + c*x + d
+	OpPolyFwdBwd   = "polynomial_fwd_bwd"          // Polynomial, then PolynomialBackward(ctx, g, x, a, b, c)
+	OpPolyAutograd = "polynomial_fwd_bwd_autograd" // Polynomial and BackwardWithGrad(ctx, g) (Go only)
+	OpRowSoftmax   = "row_softmax"                 // ops.RowSoftmax(ctx, x) on [B, D]; torch.softmax(x, dim=1)
+	OpMatMul       = "matmul"                      // ops.MatMul(ctx, a, b) on [n, n]; torch.matmul without TF32
 )
 
 // Polynomial coefficients used by every implementation.

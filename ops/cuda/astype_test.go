@@ -41,6 +41,7 @@ func sameBits(a, b float64) bool {
 // ordered pair of dtypes against the CPU's, bit for bit, on every layout,
 // odd and empty shapes and special values.
 func TestAsTypeOnGPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	shapes := [][]int{{0}, {1}, {7}, {1023}, {0, 5}, {7, 5}, {33, 65}, {4, 5, 6}}
@@ -53,9 +54,9 @@ func TestAsTypeOnGPU(t *testing.T) {
 				for _, kind := range kindsFor(shape) {
 					what := fmt.Sprintf("%v->%v %v %s", from, to, shape, kind)
 					v := makeView(t, from, asTypeData(numel(shape), uint64(si)), shape, kind)
-					want := values(t, m(v.cpu(t).AsType(to)))
+					want := values(t, m(v.cpu(t).AsType(ctx, to)))
 					gx := v.gpu(t)
-					got := m(gx.AsType(to))
+					got := m(gx.AsType(ctx, to))
 					checkOut(t, what, got, dev, to, shape)
 					gv := values(t, got)
 					bad := 0
@@ -85,14 +86,14 @@ func TestAsTypeCaptured(t *testing.T) {
 	m := must(t)
 	s := newStream(t)
 	data := randData(23, 1000, -4, 4)
-	x := m(fromData(t, ops.Float32, data).To(dev))
+	x := m(fromData(t, ops.Float32, data).To(context.Background(), dev))
 	var out *ops.Tensor
 	g, err := cuda.Capture(context.Background(), s, func(ctx context.Context) error {
-		h, err := x.AsTypeContext(ctx, ops.BFloat16)
+		h, err := x.AsType(ctx, ops.BFloat16)
 		if err != nil {
 			return err
 		}
-		out, err = ops.AddScalarContext(ctx, h, 1)
+		out, err = ops.AddScalar(ctx, h, 1)
 		return err
 	})
 	if err != nil {
@@ -102,7 +103,7 @@ func TestAsTypeCaptured(t *testing.T) {
 	if err := g.Replay(); err != nil {
 		t.Fatal(err)
 	}
-	want := values(t, m(ops.AddScalar(m(fromData(t, ops.Float32, data).AsType(ops.BFloat16)), 1)))
+	want := values(t, m(ops.AddScalar(context.Background(), m(fromData(t, ops.Float32, data).AsType(context.Background(), ops.BFloat16)), 1)))
 	rtol, atol := halfTol(ops.BFloat16)
 	compare(t, "AsType in a graph", values(t, out), want, rtol, atol)
 }
@@ -110,17 +111,18 @@ func TestAsTypeCaptured(t *testing.T) {
 // TestAsTypeGrad: the gradient through a device AsType comes back in the
 // input's dtype, on the device.
 func TestAsTypeGrad(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	data := randData(29, 300, -2, 2)
-	x := m(fromData(t, ops.Float32, data).To(dev))
+	x := m(fromData(t, ops.Float32, data).To(ctx, dev))
 	if err := x.SetRequiresGrad(true); err != nil {
 		t.Fatal(err)
 	}
-	y := m(x.AsType(ops.Float64))
-	z := m(ops.Polynomial(y, 0, 1, 0, 0)) // y², so dz/dx = 2x
-	ones := m(m(ops.Full(1, ops.Float64, 300)).To(dev))
-	if err := z.BackwardWithGrad(ones); err != nil {
+	y := m(x.AsType(ctx, ops.Float64))
+	z := m(ops.Polynomial(ctx, y, 0, 1, 0, 0)) // y², so dz/dx = 2x
+	ones := m(m(ops.Full(1, ops.Float64, 300)).To(ctx, dev))
+	if err := z.BackwardWithGrad(ctx, ones); err != nil {
 		t.Fatal(err)
 	}
 	g := x.Grad()

@@ -11,110 +11,101 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
-// The small API for kernels written outside this package (see
+// The API for kernels written outside this package (see
 // ops/examples/square): NewLaunch gathers what a C launcher needs (stream,
-// device, dtype code, device addresses of contiguous operands) and
-// Launch.Done turns its result into an error; DevicePtr, DTypeCode,
-// LaunchStream and LaunchError are the pieces, and Stream.Use and
-// Stream.Publish order kernels whose outputs are not fresh tensors.
+// device, dtype code, device addresses) and orders the launch after the
+// streams of the tensors it touches; Launch.Check turns the launcher's
+// cudaError_t into an error and orders those streams after the launch.
 
-// Launch is what the C launcher of a kernel writing a fresh contiguous
-// output needs, from NewLaunch.
+// Launch is what the C launcher of a kernel needs, from NewLaunch.
 type Launch struct {
-	Stream uintptr   // the cudaStream_t to launch on (Stream.Handle: 0 is the legacy default stream)
+	Stream uintptr   // the cudaStream_t to launch on (0 is the legacy default stream)
 	Device int       // the device ordinal, for cudaSetDevice
-	DType  int       // the C ABI's dtype code of out (DTypeCode)
-	N      int       // out's number of elements
-	Out    uintptr   // device address of out's first element
-	In     []uintptr // device address of each input's first element, each input contiguous
-	// release frees the contiguous copies NewLaunch made.
-	release func()
+	DType  int       // the C ABI's dtype code (OPSCUDA_FLOAT32, ... in csrc/opscuda.h) of the first tensor
+	N      int       // the first tensor's number of elements
+	Ptr    []uintptr // the device address of each tensor's first element, in NewLaunch's order
+
+	s       *Stream
+	tensors []*ops.Tensor
 }
 
-// NewLaunch prepares the launch of a kernel that writes out (fresh and
-// contiguous, as ops hands it to a kernel) from inputs on out's device: it
-// makes each input contiguous (copies made on out's stream), orders out's
-// stream after the work that produced the inputs on other streams, keeps
-// their memory until the kernel has run, and returns the stream, device,
-// dtype code and device addresses. Call Done with the launcher's result.
-func NewLaunch(out *ops.Tensor, inputs ...*ops.Tensor) (*Launch, error) {
-	o, err := storageOf(out.Storage())
-	if err != nil {
-		return nil, fmt.Errorf("cuda: NewLaunch: output: %w", err)
+// NewLaunch prepares the launch of a kernel that reads or writes tensors,
+// all on one CUDA device: it returns the stream ctx chooses for the device
+// (WithStream; in an op's kernel, the op's stream, which its output belongs
+// to), the device, the dtype code and number of elements of the first
+// tensor (an op's output, by convention) and the device address of each
+// tensor's first element (its offset applied; the kernel indexes the
+// tensors' strides itself, or is wrapped in ops.ContiguousInputs). The
+// work queued on the stream from now on waits (on the device) for the work
+// queued so far on the tensors' own streams, and their memory is kept from
+// reuse until it has run, which is what ops does for an op's inputs. Call
+// Check with the launcher's result.
+func NewLaunch(ctx context.Context, tensors ...*ops.Tensor) (*Launch, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("cuda: NewLaunch: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
-	s := o.stream.effective()
-	in, release, err := ops.ContiguousAll(WithStream(context.Background(), s), inputs...)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: NewLaunch: %w", err)
+	if len(tensors) == 0 {
+		return nil, fmt.Errorf("cuda: NewLaunch: no tensors: %w", ops.ErrArg)
 	}
-	l := &Launch{Stream: uintptr(s.touch()), Device: o.device, DType: DTypeCode(out.DType()), N: out.Numel(),
-		Out: uintptr(o.at(out.Offset())), In: make([]uintptr, len(in)), release: release}
-	for i, t := range in {
-		st, err := storageOf(t.Storage())
-		if err == nil && st.device != o.device {
-			err = fmt.Errorf("on cuda:%d, the output on cuda:%d: %w", st.device, o.device, ops.ErrDevice)
+	sts := make([]*storage, len(tensors))
+	for i, t := range tensors {
+		if t == nil {
+			return nil, fmt.Errorf("cuda: NewLaunch: tensor %d: %w", i, ops.ErrNil)
 		}
-		if err == nil && st.n > 0 {
-			err = orderUse(st, s)
+		if t.Storage() == nil {
+			return nil, fmt.Errorf("cuda: NewLaunch: tensor %d has been freed: %w", i, ops.ErrFreed)
+		}
+		st, err := storageOf(t.Storage())
+		if err == nil && i > 0 && st.device != sts[0].device {
+			err = fmt.Errorf("on cuda:%d, tensor 0 on cuda:%d: %w", st.device, sts[0].device, ops.ErrDevice)
 		}
 		if err != nil {
-			release()
-			return nil, fmt.Errorf("cuda: NewLaunch: input %d: %w", i, err)
+			return nil, fmt.Errorf("cuda: NewLaunch: tensor %d: %w", i, err)
 		}
-		l.In[i] = uintptr(st.at(t.Offset()))
+		sts[i] = st
+	}
+	s := StreamFrom(ctx, sts[0].device).effective()
+	l := &Launch{Stream: uintptr(s.touch()), Device: s.device, DType: int(dtypeCode(tensors[0].DType())),
+		N: tensors[0].Numel(), Ptr: make([]uintptr, len(tensors)), s: s, tensors: tensors}
+	for i, st := range sts {
+		if st.n > 0 {
+			if err := orderUse(st, s); err != nil {
+				return nil, fmt.Errorf("cuda: NewLaunch: tensor %d: %w", i, err)
+			}
+		}
+		l.Ptr[i] = uintptr(st.at(tensors[i].Offset()))
 	}
 	return l, nil
 }
 
-// Done frees the contiguous copies NewLaunch made (stream-ordered: safe
-// with the kernel still queued) and returns LaunchError(what, code).
-func (l *Launch) Done(what string, code int) error {
-	if l.release != nil {
-		l.release()
-		l.release = nil
+// Check returns nil for code 0 (cudaSuccess), else the *Error of the
+// cudaError_t code that the launcher returned, naming what was launched.
+// After a successful launch it makes the streams of the launch's tensors
+// that are not the launch's wait (on the device) for it, so that their
+// later users see what the kernel wrote; a launcher that reports its errors
+// another way (the driver API's CUresult, as ops/cuda/inline's) calls
+// Check(what, 0) once it has launched. During a graph capture on the
+// launch's stream nothing is ordered (the graph's replays are ordered after
+// its inputs' streams instead).
+func (l *Launch) Check(what string, code int) error {
+	if err := check(what, C.int(code)); err != nil {
+		return err
 	}
-	return LaunchError(what, code)
+	return l.publish()
 }
 
-// Use orders the work queued on s from now on after the work queued so
-// far on the streams of ts (on the device; the caller does not block) and
-// keeps their memory from reuse until that work has run: what ops do for
-// their inputs, for a kernel launched on s outside this package that reads
-// or writes ts. Tensors on other devices are an error.
-func (s *Stream) Use(ts ...*ops.Tensor) error {
-	for i, t := range ts {
-		st, err := storageOf(t.Storage())
-		if err == nil && st.device != s.device {
-			err = fmt.Errorf("on cuda:%d, the stream on cuda:%d: %w", st.device, s.device, ops.ErrDevice)
-		}
-		if err != nil {
-			return fmt.Errorf("cuda: Stream.Use on %v: tensor %d: %w", s, i, err)
-		}
-		if st.n == 0 {
-			continue
-		}
-		if err := orderUse(st, s.effective()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Publish makes the streams of ts other than s wait (on the device) for the
-// work queued on s so far: call it after launching, on s, a kernel that
-// wrote tensors of other streams, so that their later users see the
-// writes. During a graph capture on s it does nothing (the graph's replays
-// are ordered after its inputs' streams, not before).
-func (s *Stream) Publish(ts ...*ops.Tensor) error {
-	s = s.effective()
+// publish makes the streams of the launch's tensors other than its own
+// wait (on the device) for the work queued on it so far.
+func (l *Launch) publish() error {
+	s := l.s.effective()
 	if s.capturing() != nil {
 		return nil
 	}
 	var done []*Stream
-	for _, t := range ts {
+	for _, t := range l.tensors {
 		st, err := storageOf(t.Storage())
 		if err != nil {
-			return fmt.Errorf("cuda: Stream.Publish on %v: %w", s, err)
+			return fmt.Errorf("cuda: Launch.Check on %v: %w", s, err)
 		}
 		w := st.stream.effective()
 		if w == s || w.h == s.h || st.n == 0 || slices.Contains(done, w) {
@@ -127,21 +118,6 @@ func (s *Stream) Publish(ts ...*ops.Tensor) error {
 	}
 	return nil
 }
-
-// DevicePtr returns the device address of t's first element (its
-// storage's address plus its offset).
-func DevicePtr(t *ops.Tensor) (uintptr, error) {
-	s, err := storageOf(t.Storage())
-	if err != nil {
-		return 0, err
-	}
-	return uintptr(s.at(t.Offset())), nil
-}
-
-// DTypeCode returns the dtype code of the C ABI (csrc/opscuda.h:
-// OPSCUDA_FLOAT32, OPSCUDA_FLOAT64, OPSCUDA_FLOAT16, OPSCUDA_BFLOAT16) for
-// d, or 0 for an invalid dtype.
-func DTypeCode(d ops.DType) int { return int(dtypeCode(d)) }
 
 // dtypeCode maps an ops.DType to the C API's OPSCUDA_* dtype code.
 func dtypeCode(d ops.DType) C.int {
@@ -156,37 +132,4 @@ func dtypeCode(d ops.DType) C.int {
 		return C.OPSCUDA_BFLOAT16
 	}
 	return 0
-}
-
-// LaunchStream returns the stream a kernel writing out must be launched on
-// (out's; Stream.Handle gives the cudaStream_t), after ordering that
-// stream after the work that produced each of inputs on other streams and
-// keeping their memory until it has run. ops does this for an op's own
-// inputs before calling its kernel; a kernel passes the tensors it makes
-// itself (a Contiguous copy, say).
-func LaunchStream(out *ops.Tensor, inputs ...*ops.Tensor) (*Stream, error) {
-	o, err := storageOf(out.Storage())
-	if err != nil {
-		return nil, fmt.Errorf("cuda: LaunchStream: output: %w", err)
-	}
-	s := o.stream.effective()
-	for i, t := range inputs {
-		st, err := storageOf(t.Storage())
-		if err != nil {
-			return nil, fmt.Errorf("cuda: LaunchStream: input %d: %w", i, err)
-		}
-		if st.n == 0 {
-			continue
-		}
-		if err := orderUse(st, s); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// LaunchError returns nil for code 0 (cudaSuccess), else the *Error of the
-// cudaError_t code that a launcher returned, naming what was launched.
-func LaunchError(what string, code int) error {
-	return check(what, C.int(code))
 }

@@ -81,7 +81,7 @@ func blasLayout(t *ops.Tensor) (rowMajor bool, ld int, ok bool) {
 // matMul is MatMul's CUDA kernel: cuBLASLt on the output's stream, the
 // inputs read in place when cuBLAS can take their strides (transposed and
 // narrowed views), copied otherwise.
-func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err error) {
+func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error) {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err
@@ -97,15 +97,24 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 	ctx := WithStream(context.Background(), s)
 	aRows, lda, aOK := blasLayout(a)
 	bRows, ldb, bOK := blasLayout(b)
-	if !aOK || !bOK {
-		// Copies on s, so they need no ordering; released (stream-ordered) after the call.
-		cs, release, cerr := ops.ContiguousAll(ctx, a, b)
+	// An operand cuBLAS cannot take is copied on s, so the copy needs no
+	// ordering; it is freed (stream-ordered) after the call.
+	if !aOK {
+		c, release, cerr := contiguousCopy(ctx, op, a)
 		if cerr != nil {
-			return fmt.Errorf("cuda: %s: %w", op, cerr)
+			return cerr
 		}
 		defer release()
-		a, b = cs[0], cs[1]
+		a = c
 		aRows, lda, _ = blasLayout(a)
+	}
+	if !bOK {
+		c, release, cerr := contiguousCopy(ctx, op, b)
+		if cerr != nil {
+			return cerr
+		}
+		defer release()
+		b = c
 		bRows, ldb, _ = blasLayout(b)
 	}
 	ab := []*ops.Tensor{a, b}
@@ -120,7 +129,7 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 	var ws C.opscuda_dptr
 	wsBytes := 0
 	if M > 0 && N > 0 && K > 0 {
-		w, werr := backend{}.AllocContext(ctx, o.Device(), ops.Float64, matmulWorkspace/8)
+		w, werr := backend{}.Alloc(ctx, ops.CUDA(o.device), ops.Float64, matmulWorkspace/8)
 		if werr != nil {
 			return fmt.Errorf("cuda: %s: workspace: %w", op, werr)
 		}
@@ -129,7 +138,7 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 				err = fmt.Errorf("cuda: %s: freeing the workspace: %w", op, ferr)
 			}
 		}()
-		ws, wsBytes = w.(*Storage).at(0), matmulWorkspace
+		ws, wsBytes = w.(*storage).at(0), matmulWorkspace
 	}
 	flags := C.int(0)
 	if out.DType() == ops.Float32 && allowTF32.Load() {
@@ -138,6 +147,19 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) (err erro
 	return launched(op, C.opscuda_matmul(s.touch(), C.int(o.device), dtypeCode(out.DType()), flags, o.at(0),
 		ap, boolInt(aRows), C.longlong(lda), bp, boolInt(bRows), C.longlong(ldb),
 		C.longlong(M), C.longlong(N), C.longlong(K), ws, C.ulonglong(wsBytes)))
+}
+
+// contiguousCopy returns t made contiguous with ctx (a copy not recorded
+// for autograd, unless t is contiguous) and a function that frees the copy.
+func contiguousCopy(ctx context.Context, op string, t *ops.Tensor) (*ops.Tensor, func(), error) {
+	c, err := t.Detach().Contiguous(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cuda: %s: copying an operand cuBLAS cannot read in place: %w", op, err)
+	}
+	if c.Storage() == t.Storage() {
+		return c, func() {}, nil
+	}
+	return c, func() { c.Free() }, nil
 }
 
 func boolInt(b bool) C.int {

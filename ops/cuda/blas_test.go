@@ -58,6 +58,7 @@ func checkMM(t *testing.T, what string, got, ref, abs []float64, tol float64) {
 // sum_k |a_ik*b_kj|, about 1000x looser than IEEE float32's. The setting
 // does not change float64.
 func TestMatMulTF32(t *testing.T) {
+	ctx := context.Background()
 	requireCuBLAS(t)
 	m := must(t)
 	prev := cuda.SetAllowTF32(true)
@@ -70,7 +71,7 @@ func TestMatMulTF32(t *testing.T) {
 		ad, bd := randData(1, M*K, -1, 1), randData(2, K*N, -1, 1)
 		a, b := fromData(t, dtype, ad, M, K), fromData(t, dtype, bd, K, N)
 		ref, abs := mmRef(values(t, a), values(t, b), M, K, N)
-		got := values(t, m(ops.MatMul(m(a.To(dev)), m(b.To(dev)))))
+		got := values(t, m(ops.MatMul(ctx, m(a.To(ctx, dev)), m(b.To(ctx, dev)))))
 		tol := 0x1p-9 + 2*float64(K)*0x1p-24
 		if dtype == ops.Float64 {
 			tol = 2 * float64(K) * 0x1p-53
@@ -95,7 +96,7 @@ func TestMatMulStreams(t *testing.T) {
 		a := fromData(t, ops.Float32, randData(uint64(10+i), M*K, -1, 1), M, K)
 		b := fromData(t, ops.Float32, randData(uint64(20+i), K*N, -1, 1), K, N)
 		ref, abs := mmRef(values(t, a), values(t, b), M, K, N)
-		jobs[i] = job{m(a.To(dev)), m(m(b.To(dev)).Transpose(0, 1)), ref, abs}
+		jobs[i] = job{m(a.To(context.Background(), dev)), m(m(b.To(context.Background(), dev)).Transpose(0, 1)), ref, abs}
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(jobs))
@@ -118,12 +119,12 @@ func TestMatMulStreams(t *testing.T) {
 			}
 			var c *ops.Tensor
 			for range 20 {
-				if c, err = ops.MatMulContext(ctx, j.a, bt); err != nil {
+				if c, err = ops.MatMul(ctx, j.a, bt); err != nil {
 					errs[i] = err
 					return
 				}
 			}
-			if st, ok := c.Storage().(*cuda.Storage); !ok || st.Stream() != s {
+			if st, err := cuda.StreamOf(c); err != nil || st != s {
 				errs[i] = fmt.Errorf("result belongs to %v, want %v", c.Storage(), s)
 				return
 			}
@@ -147,14 +148,14 @@ func TestMatMulGraph(t *testing.T) {
 	m := must(t)
 	s := newStream(t)
 	const M, K, N = 64, 48, 80
-	a := m(fromData(t, ops.Float32, randData(1, M*K, -1, 1), M, K).To(dev))
-	b := m(fromData(t, ops.Float32, randData(2, N*K, -1, 1), N, K).To(dev))
+	a := m(fromData(t, ops.Float32, randData(1, M*K, -1, 1), M, K).To(context.Background(), dev))
+	b := m(fromData(t, ops.Float32, randData(2, N*K, -1, 1), N, K).To(context.Background(), dev))
 	chain := func(ctx context.Context) (*ops.Tensor, error) {
 		bt, err := b.Transpose(0, 1)
 		if err != nil {
 			return nil, err
 		}
-		c, err := ops.MatMulContext(ctx, a, bt) // [M, N], B read transposed in place
+		c, err := ops.MatMul(ctx, a, bt) // [M, N], B read transposed in place
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +163,7 @@ func TestMatMulGraph(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return ops.MatMulContext(ctx, ct, a) // [N, K] from a transposed product
+		return ops.MatMul(ctx, ct, a) // [N, K] from a transposed product
 	}
 	var out *ops.Tensor
 	g, err := cuda.Capture(context.Background(), s, func(ctx context.Context) error {

@@ -4,6 +4,7 @@ package cuda
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"unsafe"
 
@@ -33,7 +34,7 @@ func hostSpan(h *ops.CPUStorage, off, n int, dtype ops.DType) (unsafe.Pointer, i
 	return unsafe.Pointer(&h.Float64()[off]), n * 8, nil
 }
 
-func deviceSpan(s ops.Storage, off, n int) (*Storage, error) {
+func deviceSpan(s ops.Storage, off, n int) (*storage, error) {
 	cs, err := storageOf(s)
 	if err != nil {
 		return nil, err
@@ -83,7 +84,7 @@ func (backend) CopyToHost(dst *ops.CPUStorage, dstOff int, src ops.Storage, srcO
 // notCapturing fails a synchronous host copy of st when its stream is
 // being captured (the copy would wait for work that does not run), and
 // fails the capture with it.
-func notCapturing(op string, st *Storage) error {
+func notCapturing(op string, st *storage) error {
 	g := st.stream.capturing()
 	if g == nil {
 		return nil
@@ -93,20 +94,60 @@ func notCapturing(op string, st *Storage) error {
 	return err
 }
 
-// Synchronize implements ops.Backend: it waits for all work queued on the
-// device (cudaDeviceSynchronize). It fails while a stream of the device is
-// being captured.
-func (backend) Synchronize(d ops.Device) error {
+// Synchronize implements ops.Backend: it waits for all the work queued on
+// device d so far (on its default stream and every open stream) or until
+// ctx is done; then it returns ctx.Err(), and the work goes on and its
+// tensors keep their memory until it completes. A context that can be done
+// makes it poll events, so deadlines and cancellation work; one that never
+// is (context.Background()) blocks in cudaDeviceSynchronize. It fails while
+// a stream of the device is being captured.
+func (backend) Synchronize(ctx context.Context, d ops.Device) error {
 	if err := checkDevice(d); err != nil {
 		return err
 	}
-	for _, s := range liveStreams(d.Index) {
+	streams := liveStreams(d.Index)
+	for _, s := range streams {
 		if s.capturing() != nil {
 			return fmt.Errorf("cuda: Synchronize(%v) while %v is being captured: %w", d, s, ErrNotCapturable)
 		}
 	}
-	if code := C.opscuda_synchronize(C.int(d.Index)); code != 0 {
-		return check(fmt.Sprintf("cudaDeviceSynchronize on %v", d), code)
+	if ctx.Done() == nil {
+		if code := C.opscuda_synchronize(C.int(d.Index)); code != 0 {
+			return check(fmt.Sprintf("cudaDeviceSynchronize on %v", d), code)
+		}
+		return nil
 	}
-	return nil
+	var evs []C.opscuda_event
+	defer func() {
+		for _, e := range evs {
+			putEvent(d.Index, e)
+		}
+	}()
+	for _, s := range streams {
+		e, err := getEvent(d.Index)
+		if err != nil {
+			return err
+		}
+		if err := check(fmt.Sprintf("recording an event on %v", s), C.opscuda_event_record(C.int(d.Index), e, s.h)); err != nil {
+			putEvent(d.Index, e)
+			if s.closed.Load() {
+				continue
+			}
+			return err
+		}
+		evs = append(evs, e)
+	}
+	err := waitEvents(ctx, d.Index, evs)
+	if err != nil && ctx.Err() != nil {
+		pending := evs
+		evs = nil
+		go func() { // the events are still pending: recycle them once they complete
+			if waitEvents(context.Background(), d.Index, pending) == nil {
+				for _, e := range pending {
+					putEvent(d.Index, e)
+				}
+			}
+		}()
+	}
+	return err
 }

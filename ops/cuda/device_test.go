@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 // CUDA tensor fails with ErrNoDevice and a clear message, and CPU ops work.
 // With a GPU it checks the same for a device index that does not exist.
 func TestNoDevice(t *testing.T) {
+	ctx := context.Background()
 	m := must(t)
 	x := m(ops.FromFloat32([]float32{1, 2, 3}))
 	n, cerr := cuda.DeviceCount()
@@ -42,7 +44,7 @@ func TestNoDevice(t *testing.T) {
 		}
 		t.Logf("%d CUDA device(s); cuda:0 is %s (sm_%d%d, %d SMs); checking the no-device path with %v", n, info.Name, info.Major, info.Minor, info.SMs, missing)
 	}
-	_, err := x.To(missing)
+	_, err := x.To(ctx, missing)
 	if err == nil {
 		t.Fatalf("To(%v) succeeded", missing)
 	}
@@ -53,41 +55,42 @@ func TestNoDevice(t *testing.T) {
 		t.Fatalf("To(%v): %q does not say there is no CUDA device", missing, err)
 	}
 	t.Logf("To(%v): %v", missing, err)
-	if err := ops.Synchronize(missing); !errors.Is(err, cuda.ErrNoDevice) {
+	if err := ops.Synchronize(ctx, missing); !errors.Is(err, cuda.ErrNoDevice) {
 		t.Fatalf("Synchronize(%v) = %v, want ErrNoDevice", missing, err)
 	}
 	if _, err := cuda.Info(missing.Index); !errors.Is(err, cuda.ErrNoDevice) {
 		t.Fatalf("Info(%d) = %v, want ErrNoDevice", missing.Index, err)
 	}
 	// CPU ops still work.
-	y := values(t, m(ops.Polynomial(x, 1, 0, 0, 1)))
+	y := values(t, m(ops.Polynomial(ctx, x, 1, 0, 0, 1)))
 	compare(t, "CPU Polynomial", y, []float64{2, 9, 28}, 0, 0)
 }
 
 func TestErrors(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	xc := m(ops.FromFloat32([]float32{1, 2, 3, 4}))
-	x := m(xc.To(dev))
-	y := m(xc.To(dev))
+	x := m(xc.To(ctx, dev))
+	y := m(xc.To(ctx, dev))
 
 	// Mixed CPU and CUDA inputs.
-	if _, err := ops.Axpby(1, xc, 1, y); !errors.Is(err, ops.ErrDevice) {
+	if _, err := ops.Axpby(ctx, 1, xc, 1, y); !errors.Is(err, ops.ErrDevice) {
 		t.Fatalf("Axpby(cpu, cuda) = %v, want ErrDevice", err)
 	} else {
 		t.Log(err)
 	}
-	a := m(m(xc.Reshape(2, 2)).To(dev))
-	if _, err := ops.MatMul(m(xc.Reshape(2, 2)), a); !errors.Is(err, ops.ErrDevice) {
+	a := m(m(xc.Reshape(2, 2)).To(ctx, dev))
+	if _, err := ops.MatMul(ctx, m(xc.Reshape(2, 2)), a); !errors.Is(err, ops.ErrDevice) {
 		t.Fatalf("MatMul(cpu, cuda) = %v, want ErrDevice", err)
 	}
 	// Mixed dtypes on the GPU.
-	x64 := m(m(ops.FromFloat64([]float64{1, 2, 3, 4})).To(dev))
-	if _, err := ops.Axpby(1, x, 1, x64); !errors.Is(err, ops.ErrDType) {
+	x64 := m(m(ops.FromFloat64([]float64{1, 2, 3, 4})).To(ctx, dev))
+	if _, err := ops.Axpby(ctx, 1, x, 1, x64); !errors.Is(err, ops.ErrDType) {
 		t.Fatalf("Axpby(float32, float64) = %v, want ErrDType", err)
 	}
 	// Shapes.
-	if _, err := ops.MatMul(a, m(m(ops.Zeros(ops.Float32, 3, 2)).To(dev))); !errors.Is(err, ops.ErrShape) {
+	if _, err := ops.MatMul(ctx, a, m(m(ops.Zeros(ops.Float32, 3, 2)).To(ctx, dev))); !errors.Is(err, ops.ErrShape) {
 		t.Fatalf("MatMul([2 2], [3 2]) = %v, want ErrShape", err)
 	}
 	// Freed tensors, and views of them.
@@ -95,13 +98,13 @@ func TestErrors(t *testing.T) {
 	if err := y.Free(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ops.AddScalar(y, 1); !errors.Is(err, ops.ErrFreed) {
+	if _, err := ops.AddScalar(ctx, y, 1); !errors.Is(err, ops.ErrFreed) {
 		t.Fatalf("AddScalar(freed) = %v, want ErrFreed", err)
 	}
-	if _, err := ops.Norm(v); !errors.Is(err, ops.ErrFreed) {
+	if _, err := ops.Norm(ctx, v); !errors.Is(err, ops.ErrFreed) {
 		t.Fatalf("Norm(view of freed) = %v, want ErrFreed", err)
 	}
-	if _, err := ops.Axpby(1, x, 1, y); !errors.Is(err, ops.ErrFreed) {
+	if _, err := ops.Axpby(ctx, 1, x, 1, y); !errors.Is(err, ops.ErrFreed) {
 		t.Fatalf("Axpby(x, freed) = %v, want ErrFreed", err)
 	}
 	if _, err := y.Float64s(); !errors.Is(err, ops.ErrFreed) {
@@ -112,20 +115,19 @@ func TestErrors(t *testing.T) {
 	}
 	// x is unaffected.
 	compare(t, "x after freeing y", values(t, x), []float64{1, 2, 3, 4}, 0, 0)
-	if err := ops.Synchronize(dev); err != nil {
+	if err := ops.Synchronize(ctx, dev); err != nil {
 		t.Fatal(err)
 	}
 	// Storage.
-	st, ok := x.Storage().(*cuda.Storage)
-	if !ok || st.Len() != 4 || st.DType() != ops.Float32 || st.Device() != dev || st.Ptr() == 0 {
-		t.Fatalf("storage of a CUDA tensor: %#v", x.Storage())
+	if st := x.Storage(); st.Len() != 4 || st.DType() != ops.Float32 || devicePtr(t, x) == 0 {
+		t.Fatalf("storage of a CUDA tensor: %#v", st)
 	}
 	// Empty tensors have no device memory but work.
-	e := m(m(ops.Zeros(ops.Float64, 0, 3)).To(dev))
-	if st := e.Storage().(*cuda.Storage); st.Ptr() != 0 || st.Len() != 0 {
+	e := m(m(ops.Zeros(ops.Float64, 0, 3)).To(ctx, dev))
+	if st := e.Storage(); devicePtr(t, e) != 0 || st.Len() != 0 {
 		t.Fatalf("empty storage %#v", st)
 	}
-	if v := values(t, m(ops.Norm(e))); v[0] != 0 {
+	if v := values(t, m(ops.Norm(ctx, e))); v[0] != 0 {
 		t.Fatalf("Norm(empty) = %v", v)
 	}
 }
@@ -134,12 +136,13 @@ func TestErrors(t *testing.T) {
 // the garbage collector, and checks that memory is reused rather than
 // exhausted: 64 GiB in 256 MiB pieces.
 func TestAllocFree(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	const n = 64 << 20 // float32 elements: 256 MiB
-	x := m(m(ops.Full(1, ops.Float32, n)).To(dev))
+	x := m(m(ops.Full(1, ops.Float32, n)).To(ctx, dev))
 	for i := range 256 {
-		y := m(ops.AddScalar(x, float64(i)))
+		y := m(ops.AddScalar(ctx, x, float64(i)))
 		if i%2 == 0 {
 			if err := y.Free(); err != nil {
 				t.Fatal(err)
@@ -149,10 +152,10 @@ func TestAllocFree(t *testing.T) {
 		}
 	}
 	runtime.GC()
-	if err := ops.Synchronize(dev); err != nil {
+	if err := ops.Synchronize(ctx, dev); err != nil {
 		t.Fatal(err)
 	}
-	v := values(t, m(ops.Norm(x)))[0]
+	v := values(t, m(ops.Norm(ctx, x)))[0]
 	compare(t, "Norm after churn", []float64{v}, []float64{math.Sqrt(n)}, 1e-6, 0)
 }
 
@@ -160,19 +163,20 @@ func TestAllocFree(t *testing.T) {
 // allocation of their size class, that the reused memory computes right,
 // and that EmptyCache gives them back.
 func TestBlockCache(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
-	ptr := func(x *ops.Tensor) uintptr { return x.Storage().(*cuda.Storage).Ptr() }
-	x := m(m(ops.Full(2, ops.Float32, 1000)).To(dev))
-	x1 := m(m(ops.Full(5, ops.Float32, 1001)).To(dev))
-	y := m(ops.AddScalar(x, 1))
+	ptr := func(x *ops.Tensor) uintptr { return devicePtr(t, x) }
+	x := m(m(ops.Full(2, ops.Float32, 1000)).To(ctx, dev))
+	x1 := m(m(ops.Full(5, ops.Float32, 1001)).To(ctx, dev))
+	y := m(ops.AddScalar(ctx, x, 1))
 	p := ptr(y)
 	if err := y.Free(); err != nil {
 		t.Fatal(err)
 	}
 	// 1001 float32 (4004 bytes) is in the size class of 1000 (4000 bytes:
 	// both 4096), so AddScalar's output takes the block just freed.
-	z := m(ops.AddScalar(x1, 1))
+	z := m(ops.AddScalar(ctx, x1, 1))
 	if ptr(z) != p {
 		t.Errorf("a freed 4000-byte block was not reused for 4004 bytes: %#x, then %#x", p, ptr(z))
 	}
@@ -181,7 +185,7 @@ func TestBlockCache(t *testing.T) {
 	if err := cuda.EmptyCache(dev.Index); err != nil {
 		t.Fatal(err)
 	}
-	w := m(ops.AddScalar(x, 3))
+	w := m(ops.AddScalar(ctx, x, 3))
 	compare(t, "AddScalar after EmptyCache", values(t, w), slices.Repeat([]float64{5}, 1000), 0, 0)
 	if err := cuda.EmptyCache(99); !errors.Is(err, cuda.ErrNoDevice) {
 		t.Errorf("EmptyCache(99) = %v, want an error wrapping ErrNoDevice", err)
@@ -191,6 +195,7 @@ func TestBlockCache(t *testing.T) {
 // TestConcurrentGPU runs ops, autograd and host copies from 16 goroutines
 // at once on shared GPU inputs and compares each result with the CPU.
 func TestConcurrentGPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	const G = 16
@@ -199,37 +204,37 @@ func TestConcurrentGPU(t *testing.T) {
 	bigT := m(m(m(big.Narrow(0, 5, 1<<20)).Reshape(1024, 1024)).Transpose(0, 1))
 
 	loss := func(x, w *ops.Tensor) (*ops.Tensor, error) {
-		p, err := ops.Polynomial(x, 0.1, 0.2, 1, 0)
+		p, err := ops.Polynomial(ctx, x, 0.1, 0.2, 1, 0)
 		if err != nil {
 			return nil, err
 		}
-		s, err := ops.RowSoftmax(p)
+		s, err := ops.RowSoftmax(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		mm, err := ops.MatMul(s, w)
+		mm, err := ops.MatMul(ctx, s, w)
 		if err != nil {
 			return nil, err
 		}
-		return ops.Norm(mm)
+		return ops.Norm(ctx, mm)
 	}
 	leaf := func(d []float64, shape []int, dv ops.Device) *ops.Tensor {
-		l := m(fromData(t, ops.Float64, d, shape...).To(dv))
+		l := m(fromData(t, ops.Float64, d, shape...).To(ctx, dv))
 		l.SetRequiresGrad(true)
 		return l
 	}
 	// CPU references.
 	x1, w1 := leaf(xd, []int{32, 48}, ops.CPU), leaf(wd, []int{48, 16}, ops.CPU)
 	l1 := m(loss(x1, w1))
-	if err := l1.Backward(); err != nil {
+	if err := l1.Backward(ctx); err != nil {
 		t.Fatal(err)
 	}
 	refLoss, refX, refW := values(t, l1)[0], values(t, x1.Grad()), values(t, w1.Grad())
-	refAx := values(t, m(ops.Axpby(2, bigT, -1, bigT)))
-	refMM := values(t, m(ops.MatMul(m(bigT.Narrow(0, 0, 64)), m(bigT.Narrow(1, 0, 64)))))
+	refAx := values(t, m(ops.Axpby(ctx, 2, bigT, -1, bigT)))
+	refMM := values(t, m(ops.MatMul(ctx, m(bigT.Narrow(0, 0, 64)), m(bigT.Narrow(1, 0, 64)))))
 
 	x, w := leaf(xd, []int{32, 48}, dev), leaf(wd, []int{48, 16}, dev)
-	gBig := m(m(m(m(big.To(dev)).Narrow(0, 5, 1<<20)).Reshape(1024, 1024)).Transpose(0, 1))
+	gBig := m(m(m(m(big.To(ctx, dev)).Narrow(0, 5, 1<<20)).Reshape(1024, 1024)).Transpose(0, 1))
 	var wg sync.WaitGroup
 	errs := make(chan error, G)
 	for g := range G {
@@ -249,19 +254,19 @@ func TestConcurrentGPU(t *testing.T) {
 					if math.Abs(lv-refLoss) > 1e-12*math.Abs(refLoss) {
 						return errors.New("loss differs from the CPU")
 					}
-					if err := l.Backward(); err != nil {
+					if err := l.Backward(ctx); err != nil {
 						return err
 					}
 					var big *ops.Tensor
 					if (g+it)%2 == 0 {
-						big, err = ops.Axpby(2, gBig, -1, gBig)
+						big, err = ops.Axpby(ctx, 2, gBig, -1, gBig)
 					} else {
 						a, err1 := gBig.Narrow(0, 0, 64)
 						b, err2 := gBig.Narrow(1, 0, 64)
 						if err := errors.Join(err1, err2); err != nil {
 							return err
 						}
-						big, err = ops.MatMul(a, b)
+						big, err = ops.MatMul(ctx, a, b)
 					}
 					if err != nil {
 						return err

@@ -13,9 +13,10 @@
 // the float32 tiled kernel, widening as it loads. Tensors move to a GPU with To(ops.CUDA(n)) and ops
 // on them run there:
 //
+//	ctx := context.Background()
 //	x, _ := ops.Rand(1, ops.Float32, 1<<20)
-//	xd, err := x.To(ops.CUDA(0)) // fails with ErrNoDevice without a GPU
-//	y, err := ops.Polynomial(xd, 1, 2, 3, 4)
+//	xd, err := x.To(ctx, ops.CUDA(0)) // fails with ErrNoDevice without a GPU
+//	y, err := ops.Polynomial(ctx, xd, 1, 2, 3, 4)
 //
 // # No GPU
 //
@@ -37,15 +38,16 @@
 // goroutine moving between threads, or several devices in one process,
 // cannot mix devices or streams up.
 //
-// By default an op runs on its device's legacy default stream, which
-// orders the work of all goroutines: any number of goroutines may share
-// tensors with no further thought, as before streams existed. To overlap
-// work, give an op a context that carries a stream:
+// An op runs on the stream its context names for the device (every op
+// takes a context first; see package ops), by default the device's legacy
+// default stream, which orders the work of all goroutines: any number of
+// goroutines may share tensors with no further thought. To overlap work,
+// give the ops a context that carries a stream:
 //
 //	s, _ := cuda.NewStream(0)
 //	defer s.Close()
-//	ctx := cuda.WithStream(ctx, s)
-//	y, _ := ops.AddScalarContext(ctx, x, 1) // queued on s
+//	ctx = cuda.WithStream(ctx, s)
+//	y, _ := ops.AddScalar(ctx, x, 1) // queued on s
 //
 // Why a context and not PyTorch's "current stream": in PyTorch the current
 // stream is per thread (torch.cuda.stream(s) sets it for the calling
@@ -56,46 +58,52 @@
 // tied to threads (changing under a goroutine at each reschedule). A
 // context is Go's way to carry a request's scope down a call chain and
 // into the goroutines it starts, explicitly; each request (goroutine) can
-// have its own stream, the choice cannot leak, and code that ignores
-// contexts keeps the safe default. A *Stream handle passed to every op
-// would work too, but would double every op's signature for one value that
-// a context already carries along with deadlines and cancellation.
+// have its own stream, the choice cannot leak, and code that passes
+// context.Background() keeps the safe default. A *Stream handle passed to
+// every op would work too, but it is one more parameter for a value that a
+// context already carries along with deadlines and cancellation, and the
+// stream would not reach the ops a library calls on the caller's behalf.
 //
 // An op's output is allocated on the op's stream and belongs to it; its
-// kernel runs there (Storage.Stream). When an op reads a tensor that
+// kernel runs there (StreamOf). When an op reads a tensor that
 // belongs to another stream, its stream first waits, on the device, for
 // the work queued so far on the tensor's stream (an event; the host does
 // not block), so results are right whatever streams produced the inputs,
 // and the tensor's memory is kept from reuse until the reading stream has
 // passed that point (the automatic form of torch's record_stream;
-// RecordStream does it for kernels launched outside this package). Host
+// NewLaunch does it for kernels launched outside this package). Host
 // copies (Float64s, To) run on the tensor's own stream. Streams from
 // NewStream are non-blocking: they do not synchronize with the default
 // stream except through these waits.
 //
 // Events (NewEvent: Record, Stream.WaitEvent, Done, Synchronize, Elapsed)
 // and Stream.WaitStream order streams explicitly and time the device.
-// Synchronize(ctx, device) and Stream.Synchronize wait by polling, so they
-// return ctx.Err() when the context's deadline passes or it is cancelled;
-// the queued work goes on and keeps its memory until it completes.
-// ops.Synchronize still waits for the whole device without a deadline.
+// There is one wait per level: ops.Synchronize(ctx, device) for all the
+// work of a device, Stream.Synchronize(ctx) for one stream (the stream a
+// context chooses is StreamFrom(ctx, n)), Event.Synchronize(ctx) for one
+// point in a stream. They return ctx.Err() when the context's deadline
+// passes or it is cancelled (they poll when the context can be done); the
+// queued work goes on and keeps its memory until it completes.
+//
+// The calls that queue work on a stream they name themselves take no
+// context: Stream.WaitStream and Stream.WaitEvent (the stream is the
+// receiver), Event.Record (its argument) and Graph.Replay (the graph's
+// stream); everything that chooses a stream takes the context that does.
 //
 // Autograd runs each backward op on its forward op's stream, like
-// PyTorch: ops record the forward call's context, and Backward functions
-// declared as ops.OpDef.BackwardContext get it (the built-in ops' do), so
-// a model run with cuda.WithStream(ctx, s) is differentiated on s. A
-// Backward without context (ops.OpDef.Backward) runs on the default
-// stream, still correctly ordered.
+// PyTorch: ops record the forward call's context and give it to the op's
+// ops.BackwardFunc, so a model run with cuda.WithStream(ctx, s) is
+// differentiated on s.
 //
 // Kernels written outside this package launch on the op's stream too:
-// NewLaunch gives a C launcher the output's stream, device, dtype code
-// and the device addresses of contiguous operands, ordered after the
-// inputs' streams, and Launch.Done turns the launcher's cudaError_t into
-// an error; Stream.Use and Stream.Publish order a kernel on a stream with
-// the streams of the tensors it reads and writes. Package ops/cuda/inline
-// (and so the JIT kernels of ops/cuda/jit/jitload) launches on the
-// context's stream with Kernel.LaunchContext, or on a given stream with
-// Kernel.LaunchOn.
+// NewLaunch(ctx, tensors...) gives a C launcher the stream the context
+// chooses (in an op's kernel, the op's), the device, the dtype code and the
+// device addresses of the tensors, after ordering that stream after the
+// work that produced them, and Launch.Check turns the launcher's
+// cudaError_t into an error and orders the tensors' streams after the
+// launch. Package ops/cuda/inline (and so the JIT kernels of
+// ops/cuda/jit/jitload) launches on the context's stream the same way
+// (Kernel.Launch(ctx, ...)).
 //
 // Pinned is page-locked host memory: CopyToDeviceAsync and
 // CopyToHostAsync queue copies between it and a tensor on the context's
@@ -156,7 +164,7 @@
 // indexed through its strides (dimensions that are contiguous with each
 // other are merged first; at most MaxDims may remain), so non-contiguous
 // inputs need no copy. Contiguous is that strided gather. AsType converts
-// on the device too (the backend implements ops.Converter), reading any
+// on the device too (AsType's kernel), reading any
 // layout, with the CPU's rounding. Polynomial and
 // PolynomialBackward are one fused kernel each (Horner's scheme). Norm is
 // one kernel (float64 accumulators, warp shuffles and shared memory per

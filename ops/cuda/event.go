@@ -127,61 +127,6 @@ func Elapsed(start, end *Event) (time.Duration, error) {
 	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
 }
 
-// Synchronize waits for the work on device d of the stream ctx chooses
-// (WithStream) or, when ctx names no stream for d, for all the work queued
-// on the device (its default stream and every open stream). When ctx is
-// done first it returns ctx.Err(); the work goes on and its tensors keep
-// their memory until it completes. Unlike ops.Synchronize (which blocks in
-// cudaDeviceSynchronize), it polls, so deadlines and cancellation work.
-func Synchronize(ctx context.Context, d ops.Device) error {
-	if ctx == nil {
-		return fmt.Errorf("cuda: Synchronize: context is nil: %w", ops.ErrArg)
-	}
-	if err := checkDevice(d); err != nil {
-		return err
-	}
-	if s, ok := ctx.Value(streamKey{d.Index}).(*Stream); ok {
-		return s.Synchronize(ctx)
-	}
-	streams := liveStreams(d.Index)
-	var evs []C.opscuda_event
-	defer func() {
-		for _, e := range evs {
-			putEvent(d.Index, e)
-		}
-	}()
-	for _, s := range streams {
-		if g := s.capturing(); g != nil {
-			return fmt.Errorf("cuda: synchronizing %v while %v is being captured: %w", d, s, ErrNotCapturable)
-		}
-		e, err := getEvent(d.Index)
-		if err != nil {
-			return err
-		}
-		if err := check(fmt.Sprintf("recording an event on %v", s), C.opscuda_event_record(C.int(d.Index), e, s.h)); err != nil {
-			putEvent(d.Index, e)
-			if s.closed.Load() {
-				continue
-			}
-			return err
-		}
-		evs = append(evs, e)
-	}
-	err := waitEvents(ctx, d.Index, evs)
-	if err != nil && ctx.Err() != nil {
-		pending := evs
-		evs = nil
-		go func() {
-			if waitEvents(context.Background(), d.Index, pending) == nil {
-				for _, e := range pending {
-					putEvent(d.Index, e)
-				}
-			}
-		}()
-	}
-	return err
-}
-
 // waitEvents polls until every event has completed or ctx is done (then it
 // returns ctx.Err()): a short spin for the common short wait, then sleeps
 // growing from 20 µs to 1 ms.

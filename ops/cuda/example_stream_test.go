@@ -33,11 +33,11 @@ func ExampleWithStream() {
 				ctx, dev = cuda.WithStream(ctx, s), ops.CUDA(0)
 			}
 			x, _ := ops.Full(float64(i), ops.Float32, 4096)
-			xd, _ := x.To(dev)
-			y, _ := ops.AddScalarContext(ctx, xd, 1)
-			z, _ := ops.PolynomialContext(ctx, y, 0, 1, 0, 0) // y²
+			xd, _ := x.To(context.Background(), dev)
+			y, _ := ops.AddScalar(ctx, xd, 1)
+			z, _ := ops.Polynomial(ctx, y, 0, 1, 0, 0) // y²
 			if dev != ops.CPU {
-				if err := cuda.Synchronize(ctx, dev); err != nil {
+				if err := cuda.StreamFrom(ctx, dev.Index).Synchronize(ctx); err != nil {
 					panic(err) // ctx.Err() if the deadline had passed
 				}
 			}
@@ -59,13 +59,13 @@ func ExampleCapture() {
 	s, _ := cuda.NewStream(0)
 	defer s.Close()
 	x0, _ := ops.FromFloat32([]float32{1, 2}, 2)
-	x, _ := x0.To(ops.CUDA(0))
+	x, _ := x0.To(context.Background(), ops.CUDA(0))
 	var y *ops.Tensor
 	g, err := cuda.Capture(context.Background(), s, func(ctx context.Context) error {
 		y = x
 		for range 3 {
 			var err error
-			if y, err = ops.AddScalarContext(ctx, y, 1); err != nil {
+			if y, err = ops.AddScalar(ctx, y, 1); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
@@ -11,18 +12,19 @@ import (
 // moved to ops.CUDA(n) run their ops on that GPU. Without a usable GPU the
 // program still runs, on the CPU.
 func Example() {
+	ctx := context.Background()
 	dev := ops.CPU
 	if ok, _ := cuda.Available(); ok {
 		dev = ops.CUDA(0)
 	}
 	x, _ := ops.FromFloat32([]float32{1, 2, 3, 4}, 2, 2)
-	xd, err := x.To(dev)
+	xd, err := x.To(ctx, dev)
 	if err != nil {
 		panic(err)
 	}
-	y, _ := ops.Polynomial(xd, 1, 0, 0, 1) // x³ + 1, one fused kernel
-	s, _ := ops.RowSoftmax(y)
-	n, _ := ops.Norm(xd)
+	y, _ := ops.Polynomial(ctx, xd, 1, 0, 0, 1) // x³ + 1, one fused kernel
+	s, _ := ops.RowSoftmax(ctx, y)
+	n, _ := ops.Norm(ctx, xd)
 	v, _ := y.Float32s() // copies back to the host, waiting for the kernels
 	p, _ := s.Float64s()
 	l, _ := n.Item()

@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
@@ -12,10 +13,11 @@ import (
 // transposed views, NarrowBackward, Contiguous, Axpby for accumulation) run
 // on the GPU.
 func TestGradCheckOnGPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	leaf := func(seed uint64, shape ...int) *ops.Tensor {
-		x := m(fromData(t, ops.Float64, randData(seed, numel(shape), -1, 1), shape...).To(dev))
+		x := m(fromData(t, ops.Float64, randData(seed, numel(shape), -1, 1), shape...).To(ctx, dev))
 		if err := x.SetRequiresGrad(true); err != nil {
 			t.Fatal(err)
 		}
@@ -24,22 +26,28 @@ func TestGradCheckOnGPU(t *testing.T) {
 	cases := []struct {
 		name   string
 		inputs []*ops.Tensor
-		fn     func(in []*ops.Tensor) (*ops.Tensor, error)
+		fn     func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error)
 	}{
-		{"AddScalar", []*ops.Tensor{leaf(1, 3, 4)}, func(in []*ops.Tensor) (*ops.Tensor, error) { return ops.AddScalar(in[0], 0.5) }},
-		{"Axpby", []*ops.Tensor{leaf(2, 3, 4), leaf(3, 3, 4)}, func(in []*ops.Tensor) (*ops.Tensor, error) { return ops.Axpby(2, in[0], -3, in[1]) }},
-		{"Polynomial", []*ops.Tensor{leaf(4, 3, 4)}, func(in []*ops.Tensor) (*ops.Tensor, error) { return ops.Polynomial(in[0], 0.5, -1, 2, 0.25) }},
-		{"Norm", []*ops.Tensor{leaf(5, 3, 4)}, func(in []*ops.Tensor) (*ops.Tensor, error) { return ops.Norm(in[0]) }},
-		{"RowSoftmax", []*ops.Tensor{leaf(6, 3, 5)}, func(in []*ops.Tensor) (*ops.Tensor, error) { return ops.RowSoftmax(in[0]) }},
-		{"RowSoftmax(transposed)", []*ops.Tensor{leaf(7, 5, 3)}, func(in []*ops.Tensor) (*ops.Tensor, error) {
+		{"AddScalar", []*ops.Tensor{leaf(1, 3, 4)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+			return ops.AddScalar(ctx, in[0], 0.5)
+		}},
+		{"Axpby", []*ops.Tensor{leaf(2, 3, 4), leaf(3, 3, 4)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+			return ops.Axpby(ctx, 2, in[0], -3, in[1])
+		}},
+		{"Polynomial", []*ops.Tensor{leaf(4, 3, 4)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+			return ops.Polynomial(ctx, in[0], 0.5, -1, 2, 0.25)
+		}},
+		{"Norm", []*ops.Tensor{leaf(5, 3, 4)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.Norm(ctx, in[0]) }},
+		{"RowSoftmax", []*ops.Tensor{leaf(6, 3, 5)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.RowSoftmax(ctx, in[0]) }},
+		{"RowSoftmax(transposed)", []*ops.Tensor{leaf(7, 5, 3)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 			xt, err := in[0].Transpose(0, 1)
 			if err != nil {
 				return nil, err
 			}
-			return ops.RowSoftmax(xt)
+			return ops.RowSoftmax(ctx, xt)
 		}},
-		{"MatMul", []*ops.Tensor{leaf(8, 3, 4), leaf(9, 4, 2)}, func(in []*ops.Tensor) (*ops.Tensor, error) { return ops.MatMul(in[0], in[1]) }},
-		{"Narrow+Transpose+Contiguous", []*ops.Tensor{leaf(10, 4, 5)}, func(in []*ops.Tensor) (*ops.Tensor, error) {
+		{"MatMul", []*ops.Tensor{leaf(8, 3, 4), leaf(9, 4, 2)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.MatMul(ctx, in[0], in[1]) }},
+		{"Narrow+Transpose+Contiguous", []*ops.Tensor{leaf(10, 4, 5)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 			v, err := in[0].Narrow(1, 1, 3)
 			if err != nil {
 				return nil, err
@@ -47,35 +55,35 @@ func TestGradCheckOnGPU(t *testing.T) {
 			if v, err = v.Transpose(0, 1); err != nil {
 				return nil, err
 			}
-			return v.Contiguous()
+			return v.Contiguous(ctx)
 		}},
-		{"chain", []*ops.Tensor{leaf(11, 4, 6), leaf(12, 6, 3)}, func(in []*ops.Tensor) (*ops.Tensor, error) {
+		{"chain", []*ops.Tensor{leaf(11, 4, 6), leaf(12, 6, 3)}, func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 			// ‖softmax(poly(x)) · w‖, x used twice (gradients accumulate).
-			p, err := ops.Polynomial(in[0], 0.1, 0.2, 1, 0)
+			p, err := ops.Polynomial(ctx, in[0], 0.1, 0.2, 1, 0)
 			if err != nil {
 				return nil, err
 			}
-			if p, err = ops.Axpby(1, p, 0.5, in[0]); err != nil {
+			if p, err = ops.Axpby(ctx, 1, p, 0.5, in[0]); err != nil {
 				return nil, err
 			}
-			s, err := ops.RowSoftmax(p)
+			s, err := ops.RowSoftmax(ctx, p)
 			if err != nil {
 				return nil, err
 			}
-			mm, err := ops.MatMul(s, in[1])
+			mm, err := ops.MatMul(ctx, s, in[1])
 			if err != nil {
 				return nil, err
 			}
-			return ops.Norm(mm)
+			return ops.Norm(ctx, mm)
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := ops.GradCheck(c.fn, c.inputs, ops.GradCheckOptions{}); err != nil {
+			if err := ops.GradCheck(ctx, c.fn, c.inputs, ops.GradCheckOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			// The result and the gradients stay on the GPU.
-			out := m(c.fn(c.inputs))
+			out := m(c.fn(ctx, c.inputs))
 			if out.Device() != dev {
 				t.Fatalf("result on %v", out.Device())
 			}
@@ -84,13 +92,13 @@ func TestGradCheckOnGPU(t *testing.T) {
 
 	// Backward leaves the gradients on the GPU and equal to the CPU ones.
 	x := leaf(13, 4, 6)
-	xc := m(x.Detach().To(ops.CPU))
+	xc := m(x.Detach().To(ctx, ops.CPU))
 	if err := xc.SetRequiresGrad(true); err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []*ops.Tensor{x, xc} {
-		s := m(ops.RowSoftmax(m(ops.Polynomial(in, 0.3, 0, 1, 0))))
-		if err := m(ops.Norm(s)).Backward(); err != nil {
+		s := m(ops.RowSoftmax(ctx, m(ops.Polynomial(ctx, in, 0.3, 0, 1, 0))))
+		if err := m(ops.Norm(ctx, s)).Backward(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}

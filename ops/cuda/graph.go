@@ -32,11 +32,11 @@ type Graph struct {
 	closed   bool
 	idle     map[int][]uintptr // private blocks not in use, by size
 	blocks   int               // private blocks handed out and not yet freed
-	kept     []*Storage        // storages the replays use that the pool does not own
-	keptSet  map[*Storage]bool // the same, as a set
+	kept     []*storage        // storages the replays use that the pool does not own
+	keptSet  map[*storage]bool // the same, as a set
 	waitFor  []*Stream         // the streams of kept storages, waited for by Replay
 	waited   []uint64          // each waitFor stream's seq at Replay's last wait for it
-	deferred []*Storage        // releases deferred until the capture ends
+	deferred []*storage        // releases deferred until the capture ends
 }
 
 // Capture runs fn with a context that makes ops on s's device run on s
@@ -54,7 +54,7 @@ func Capture(ctx context.Context, s *Stream, fn func(ctx context.Context) error)
 	if s.closed.Load() {
 		return nil, fmt.Errorf("cuda: Capture on %v: %w", s, ErrClosed)
 	}
-	g := &Graph{s: s, device: s.device, idle: map[int][]uintptr{}, keptSet: map[*Storage]bool{}}
+	g := &Graph{s: s, device: s.device, idle: map[int][]uintptr{}, keptSet: map[*storage]bool{}}
 	if !s.graph.CompareAndSwap(nil, g) {
 		return nil, fmt.Errorf("cuda: Capture on %v: a capture is already running on it", s)
 	}
@@ -102,7 +102,7 @@ func (g *Graph) Stream() *Stream { return g.s }
 // is queued; read the outputs as usual (ops and copies wait for it) or
 // Synchronize the stream. An input stream on which nothing was queued
 // since the last Replay (by this package, or by kernels launched on its
-// Handle, NewLaunch or LaunchStream) is not waited for again: the earlier
+// Handle or NewLaunch) is not waited for again: the earlier
 // wait orders this replay already.
 func (g *Graph) Replay() error {
 	g.mu.Lock()
@@ -226,7 +226,7 @@ func (g *Graph) free(size int, p uintptr) error {
 
 // keep makes st, read or written by a captured op, live as long as the
 // graph, and makes Replay wait for its stream.
-func (g *Graph) keep(st *Storage) {
+func (g *Graph) keep(st *storage) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed || g.keptSet[st] {
@@ -258,7 +258,7 @@ func (g *Graph) fail(err error) {
 }
 
 // deferRelease releases st when the capture ends (at once if it has).
-func (g *Graph) deferRelease(st *Storage) {
+func (g *Graph) deferRelease(st *storage) {
 	g.mu.Lock()
 	if !g.ended {
 		g.deferred = append(g.deferred, st)

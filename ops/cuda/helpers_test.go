@@ -1,15 +1,16 @@
 package cuda_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 var large = flag.Bool("cuda.large", false, "also run TestLargeTensors (about 9 GB of host and 17 GB of device memory: 64-bit indexing)")
@@ -41,6 +42,21 @@ func values(tb testing.TB, t *ops.Tensor) []float64 {
 		tb.Fatal(err)
 	}
 	return v
+}
+
+// devicePtr returns the device address of t's first element, from
+// NewLaunch on t's own stream (which orders nothing and records no use).
+func devicePtr(tb testing.TB, t *ops.Tensor) uintptr {
+	tb.Helper()
+	s, err := cuda.StreamOf(t)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	l, err := cuda.NewLaunch(cuda.WithStream(context.Background(), s), t)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l.Ptr[0]
 }
 
 // randData returns n deterministic values uniform in [lo, hi).
@@ -88,124 +104,50 @@ func halfTol(dtype ops.DType) (rtol, atol float64) {
 
 func isHalf(d ops.DType) bool { return d == ops.Float16 || d == ops.BFloat16 }
 
-// Memory layouts of test inputs.
+// Memory layouts of test inputs (ops/optest's): unused storage elements
+// are NaN, so a kernel reading them fails the comparison.
 const (
-	kContig     = "contiguous"
-	kOffset     = "offset"     // contiguous at storage offset 3 (not 16-byte aligned)
-	kStrided    = "strided"    // every other element of a buffer
-	kTransposed = "transposed" // last two dims transposed (rank >= 2)
-	kNarrowed   = "narrowed"   // narrowed along the last dim (rank >= 2)
+	kContig     = optest.Contiguous
+	kOffset     = optest.Offset     // contiguous at storage offset 3 (not 16-byte aligned)
+	kStrided    = optest.Strided    // every other element of a buffer
+	kTransposed = optest.Transposed // last two dims transposed (rank >= 2)
+	kNarrowed   = optest.Narrowed   // narrowed along the last dim (rank >= 2)
 )
 
-func kindsFor(shape []int) []string {
-	k := []string{kContig, kOffset, kStrided}
-	if len(shape) >= 2 {
-		k = append(k, kTransposed, kNarrowed)
-	}
-	return k
-}
+func kindsFor(shape []int) []optest.Layout { return optest.Layouts(shape) }
 
-// view is a tensor of given logical values and layout kind, as a contiguous
-// CPU base tensor plus the view ops applied to it, so that the same view
-// can be made of a copy of the base on the GPU. Unused base elements are
-// NaN, so a kernel reading them fails the comparison.
+// view is a tensor of given logical values and layout, made on the CPU or
+// the GPU by optest.View.
 type view struct {
-	base  *ops.Tensor
-	apply func(*ops.Tensor) (*ops.Tensor, error)
+	dtype ops.DType
+	data  []float64
+	shape []int
+	kind  optest.Layout
 }
 
-func makeView(tb testing.TB, dtype ops.DType, data []float64, shape []int, kind string) view {
+func makeView(tb testing.TB, dtype ops.DType, data []float64, shape []int, kind optest.Layout) view {
 	tb.Helper()
-	n := len(data)
-	nan := math.NaN()
-	switch kind {
-	case kContig:
-		return view{fromData(tb, dtype, data, shape...), func(t *ops.Tensor) (*ops.Tensor, error) { return t, nil }}
-	case kOffset:
-		big := append([]float64{nan, nan, nan}, data...)
-		return view{fromData(tb, dtype, big), func(t *ops.Tensor) (*ops.Tensor, error) {
-			v, err := t.Narrow(0, 3, n)
-			if err != nil {
-				return nil, err
-			}
-			return v.Reshape(shape...)
-		}}
-	case kStrided:
-		big := make([]float64, 2*n)
-		for i, v := range data {
-			big[2*i], big[2*i+1] = v, nan
-		}
-		return view{fromData(tb, dtype, big, n, 2), func(t *ops.Tensor) (*ops.Tensor, error) {
-			v, err := t.Narrow(1, 0, 1)
-			if err != nil {
-				return nil, err
-			}
-			return v.Reshape(shape...)
-		}}
-	case kTransposed:
-		r := len(shape)
-		p, q := shape[r-2], shape[r-1]
-		td := make([]float64, n)
-		if p*q > 0 {
-			for o := range n / (p * q) {
-				for i := range p {
-					for j := range q {
-						td[o*p*q+j*p+i] = data[o*p*q+i*q+j]
-					}
-				}
-			}
-		}
-		ts := slices.Clone(shape)
-		ts[r-2], ts[r-1] = q, p
-		return view{fromData(tb, dtype, td, ts...), func(t *ops.Tensor) (*ops.Tensor, error) { return t.Transpose(r-2, r-1) }}
-	case kNarrowed:
-		r := len(shape)
-		q := shape[r-1]
-		rows := 1
-		for _, s := range shape[:r-1] {
-			rows *= s
-		}
-		big := make([]float64, rows*(q+3))
-		for i := range big {
-			big[i] = nan
-		}
-		for i := range rows {
-			copy(big[i*(q+3)+1:], data[i*q:(i+1)*q])
-		}
-		bs := slices.Clone(shape)
-		bs[r-1] = q + 3
-		return view{fromData(tb, dtype, big, bs...), func(t *ops.Tensor) (*ops.Tensor, error) { return t.Narrow(r-1, 1, q) }}
-	}
-	tb.Fatalf("unknown kind %q", kind)
-	return view{}
+	return view{dtype, data, shape, kind}
 }
 
-// cpu returns the view of the CPU base.
+// cpu returns the view on the CPU.
 func (v view) cpu(tb testing.TB) *ops.Tensor {
 	tb.Helper()
-	return must(tb)(v.apply(v.base))
+	return must(tb)(optest.View(context.Background(), v.dtype, v.data, v.shape, v.kind, ops.CPU))
 }
 
-// gpu copies the base to the GPU and returns the same view of it.
+// gpu returns the same view on the GPU.
 func (v view) gpu(tb testing.TB) *ops.Tensor {
 	tb.Helper()
-	return must(tb)(v.apply(must(tb)(v.base.To(dev))))
+	return must(tb)(optest.View(context.Background(), v.dtype, v.data, v.shape, v.kind, dev))
 }
 
 // compare checks |got-want| <= rtol*|want| + atol elementwise (NaN equals
 // NaN only where want is NaN).
 func compare(tb testing.TB, what string, got, want []float64, rtol, atol float64) {
 	tb.Helper()
-	if len(got) != len(want) {
-		tb.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
-	}
-	for i := range got {
-		if math.IsNaN(want[i]) && math.IsNaN(got[i]) {
-			continue
-		}
-		if d := math.Abs(got[i] - want[i]); !(d <= rtol*math.Abs(want[i])+atol) {
-			tb.Fatalf("%s: element %d of %d: got %.17g, want %.17g (|diff| %.3g > %.3g*|want| + %.3g)", what, i, len(got), got[i], want[i], d, rtol, atol)
-		}
+	if err := optest.Compare(got, want, rtol, atol); err != nil {
+		tb.Fatalf("%s: %v", what, err)
 	}
 }
 

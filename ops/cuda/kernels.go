@@ -4,6 +4,7 @@ package cuda
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -27,16 +28,19 @@ var kernels = map[string]kernel{
 	"RowSoftmax":         rowSoftmax,
 	"RowSoftmaxBackward": rowSoftmaxBackward,
 	"MatMul":             matMul,
+	"AsType":             asType,
 }
 
-// kernel is an ops.Kernel that also gets its op's name.
-type kernel func(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error
+// kernel is an ops.Kernel that also gets its op's name. The kernels run on
+// their output's stream, the one the op's context chose, and ignore the
+// context otherwise.
+type kernel func(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error
 
 func init() {
 	ops.RegisterBackend(backend{})
 	for name, k := range kernels {
-		ops.RegisterKernel(name, ops.DeviceCUDA, func(out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
-			return k(name, out, in, sc)
+		ops.RegisterKernel(name, ops.DeviceCUDA, func(_ context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
+			return k(name, out, in, args)
 		})
 	}
 }
@@ -67,7 +71,7 @@ func launched(op string, code C.int) error {
 }
 
 // outputOf returns the storage of a kernel's output tensor.
-func outputOf(op string, out *ops.Tensor) (*Storage, error) {
+func outputOf(op string, out *ops.Tensor) (*storage, error) {
 	s, err := storageOf(out.Storage())
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %s: output: %w", op, err)
@@ -144,53 +148,53 @@ func elementwise(op string, out *ops.Tensor, all []*ops.Tensor, first, nin int) 
 	return e, o.queue(), nil
 }
 
-func addScalar(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+func addScalar(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
 	defer ewPool.Put(e)
-	return launched(op, C.opscuda_add_scalar(st, e, C.double(sc[0])))
+	return launched(op, C.opscuda_add_scalar(st, e, C.double(args.Floats[0])))
 }
 
-func scale(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+func scale(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
 	defer ewPool.Put(e)
-	return launched(op, C.opscuda_scale(st, e, C.double(sc[0])))
+	return launched(op, C.opscuda_scale(st, e, C.double(args.Floats[0])))
 }
 
-func axpby(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+func axpby(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 2)
 	if err != nil {
 		return err
 	}
 	defer ewPool.Put(e)
-	return launched(op, C.opscuda_axpby(st, e, C.double(sc[0]), C.double(sc[1])))
+	return launched(op, C.opscuda_axpby(st, e, C.double(args.Floats[0]), C.double(args.Floats[1])))
 }
 
-func polynomial(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+func polynomial(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
 	defer ewPool.Put(e)
-	return launched(op, C.opscuda_polynomial(st, e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2]), C.double(sc[3])))
+	return launched(op, C.opscuda_polynomial(st, e, C.double(args.Floats[0]), C.double(args.Floats[1]), C.double(args.Floats[2]), C.double(args.Floats[3])))
 }
 
 // polynomialBackward: in = gradOut, x.
-func polynomialBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+func polynomialBackward(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 2)
 	if err != nil {
 		return err
 	}
 	defer ewPool.Put(e)
-	return launched(op, C.opscuda_polynomial_backward(st, e, C.double(sc[0]), C.double(sc[1]), C.double(sc[2])))
+	return launched(op, C.opscuda_polynomial_backward(st, e, C.double(args.Floats[0]), C.double(args.Floats[1]), C.double(args.Floats[2])))
 }
 
-func contiguous(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func contiguous(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
@@ -199,7 +203,7 @@ func contiguous(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error
 	return launched(op, C.opscuda_copy(st, e))
 }
 
-func norm(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func norm(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	e, st, err := elementwise(op, out, in, 0, 1)
 	if err != nil {
 		return err
@@ -209,7 +213,7 @@ func norm(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 }
 
 // normBackward: in = gradOut (0-d), x, norm (0-d).
-func normBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func normBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	e, st, err := elementwise(op, out, in, 1, 1)
 	if err != nil {
 		return err
@@ -227,9 +231,9 @@ func normBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) err
 	return launched(op, C.opscuda_norm_backward(st, e, g, n))
 }
 
-// narrowBackward: in = gradOut; sc = dim, start, size. The dimensions
+// narrowBackward: in = gradOut; args.Ints = dim, start, size. The dimensions
 // before dim and those after it are merged separately; dim stays.
-func narrowBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) error {
+func narrowBackward(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err
@@ -242,7 +246,7 @@ func narrowBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) 
 	if err != nil {
 		return err
 	}
-	dim, start := int(sc[0]), int(sc[1])
+	dim, start := args.Ints[0], args.Ints[1]
 	shape, gst := out.Shape(), g.Strides()
 	pre, preSt := dims.Merge(shape[:dim], gst[:dim])
 	post, postSt := dims.Merge(shape[dim+1:], gst[dim+1:])
@@ -260,7 +264,7 @@ func narrowBackward(op string, out *ops.Tensor, in []*ops.Tensor, sc []float64) 
 		C.int(len(sizes)), &cs[0], &cg[0], C.int(len(pre)), C.longlong(start), C.longlong(g.Shape()[dim])))
 }
 
-func rowSoftmax(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func rowSoftmax(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err
@@ -275,7 +279,7 @@ func rowSoftmax(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error
 }
 
 // rowSoftmaxBackward: in = gradOut, y.
-func rowSoftmaxBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func rowSoftmaxBackward(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	o, err := outputOf(op, out)
 	if err != nil {
 		return err

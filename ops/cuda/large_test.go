@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 // (8 GiB), beyond 32-bit indexing: the vectorized, contiguous and strided
 // elementwise kernels and Norm must reach its end.
 func TestLargeTensors(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	if !*large {
 		t.Skip("skipping the 8 GiB tensors; run with -cuda.large")
@@ -25,7 +27,7 @@ func TestLargeTensors(t *testing.T) {
 	h[n-1] = 7
 	x := m(ops.FromFloat32(h))
 	h = nil
-	g := m(x.To(dev))
+	g := m(x.To(ctx, dev))
 	x.Free()
 
 	check := func(what string, got *ops.Tensor, idx []int, want func(i int) float64) {
@@ -49,13 +51,13 @@ func TestLargeTensors(t *testing.T) {
 	}
 	idx := []int{0, 1, 1 << 31, n - 2, n - 1}
 	// Contiguous, vectorized.
-	check("AddScalar", m(ops.AddScalar(g, 1)), idx, func(i int) float64 { return src(i) + 1 })
+	check("AddScalar", m(ops.AddScalar(ctx, g, 1)), idx, func(i int) float64 { return src(i) + 1 })
 	// Contiguous at an odd offset (scalar kernel).
 	v := m(g.Narrow(0, 1, n-1))
-	check("AddScalar at offset 1", m(ops.AddScalar(v, 1)), []int{0, 1 << 31, n - 2}, func(i int) float64 { return src(i+1) + 1 })
+	check("AddScalar at offset 1", m(ops.AddScalar(ctx, v, 1)), []int{0, 1 << 31, n - 2}, func(i int) float64 { return src(i+1) + 1 })
 	// Strided with a 64-bit extent: every other element.
 	s := m(m(g.Reshape(n/2, 2)).Narrow(1, 1, 1))
-	check("AddScalar strided", m(ops.AddScalar(s, 1)), []int{0, 1 << 30, n/2 - 1}, func(i int) float64 { return src(2*i+1) + 1 })
+	check("AddScalar strided", m(ops.AddScalar(ctx, s, 1)), []int{0, 1 << 30, n/2 - 1}, func(i int) float64 { return src(2*i+1) + 1 })
 
 	var all, odd float64
 	for i := range n {
@@ -65,6 +67,6 @@ func TestLargeTensors(t *testing.T) {
 			odd += f
 		}
 	}
-	compare(t, "Norm of 2^31+64", values(t, m(ops.Norm(g))), []float64{math.Sqrt(all)}, 1e-6, 0)
-	compare(t, "Norm of 2^30+32 strided", values(t, m(ops.Norm(s))), []float64{math.Sqrt(odd)}, 1e-6, 0)
+	compare(t, "Norm of 2^31+64", values(t, m(ops.Norm(ctx, g))), []float64{math.Sqrt(all)}, 1e-6, 0)
+	compare(t, "Norm of 2^30+32 strided", values(t, m(ops.Norm(ctx, s))), []float64{math.Sqrt(odd)}, 1e-6, 0)
 }

@@ -1,12 +1,14 @@
 package cuda_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 // Tolerances of CUDA results against the CPU kernels. Elementwise kernels
@@ -47,22 +49,22 @@ func numel(shape []int) int {
 // layouts. extra, if set, builds the op's CPU arguments from the first input
 // and says which of them is that input (the others are copied to the GPU).
 type elemCase struct {
-	op      string
-	inputs  int
-	scalars []float64
-	extra   func(tb testing.TB, dtype ops.DType, x *ops.Tensor) (args []*ops.Tensor, xi int)
+	op     string
+	inputs int
+	args   ops.Args
+	extra  func(tb testing.TB, dtype ops.DType, x *ops.Tensor) (args []*ops.Tensor, xi int)
 }
 
 var elemCases = []elemCase{
-	{op: "AddScalar", inputs: 1, scalars: []float64{0.75}},
-	{op: "Scale", inputs: 1, scalars: []float64{-1.5}},
-	{op: "Axpby", inputs: 2, scalars: []float64{2, -0.5}},
-	{op: "Polynomial", inputs: 1, scalars: []float64{0.5, -1, 2, 0.25}},
-	{op: "PolynomialBackward", inputs: 2, scalars: []float64{0.5, -1, 2}},
+	{op: "AddScalar", inputs: 1, args: ops.Args{Floats: []float64{0.75}}},
+	{op: "Scale", inputs: 1, args: ops.Args{Floats: []float64{-1.5}}},
+	{op: "Axpby", inputs: 2, args: ops.Args{Floats: []float64{2, -0.5}}},
+	{op: "Polynomial", inputs: 1, args: ops.Args{Floats: []float64{0.5, -1, 2, 0.25}}},
+	{op: "PolynomialBackward", inputs: 2, args: ops.Args{Floats: []float64{0.5, -1, 2}}},
 	{op: "Contiguous", inputs: 1},
 	// NormBackward(gradOut, x, norm), gradOut and norm 0-d.
 	{op: "NormBackward", inputs: 1, extra: func(tb testing.TB, dtype ops.DType, x *ops.Tensor) ([]*ops.Tensor, int) {
-		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Norm(x))}, 1
+		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Norm(context.Background(), x))}, 1
 	}},
 	{op: "NormBackward(norm=0)", inputs: 1, extra: func(tb testing.TB, dtype ops.DType, x *ops.Tensor) ([]*ops.Tensor, int) {
 		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Zeros(dtype))}, 1
@@ -79,6 +81,7 @@ func opName(s string) string {
 }
 
 func TestElementwiseMatchesCPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	for ci, c := range elemCases {
@@ -103,13 +106,13 @@ func TestElementwiseMatchesCPU(t *testing.T) {
 							if i == xi {
 								g[i] = gpuIn[0]
 							} else {
-								g[i] = m(a.To(dev))
+								g[i] = m(a.To(ctx, dev))
 							}
 						}
 						cpuIn, gpuIn = args, g
 					}
-					want := m(op.Call(cpuIn, c.scalars))
-					got, err := op.Call(gpuIn, c.scalars)
+					want := m(op.Call(ctx, cpuIn, c.args))
+					got, err := op.Call(ctx, gpuIn, c.args)
 					if err != nil {
 						t.Fatalf("%s: %v", what, err)
 					}
@@ -129,6 +132,7 @@ func TestElementwiseMatchesCPU(t *testing.T) {
 // TestVectorTails checks the vectorized path and its scalar tail for every
 // length mod 4 and a few alignments (contiguous views at offsets 0..3).
 func TestVectorTails(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	for _, dtype := range dtypes {
@@ -136,15 +140,15 @@ func TestVectorTails(t *testing.T) {
 			for off := 0; off < 4; off++ {
 				base := fromData(t, dtype, randData(uint64(n), n+off, -1, 1))
 				x := m(base.Narrow(0, off, n))
-				gx := m(x.To(dev)) // a copy at offset 0
-				gv := m(m(base.To(dev)).Narrow(0, off, n))
-				want := values(t, m(ops.Polynomial(x, 1, -2, 3, -4)))
+				gx := m(x.To(ctx, dev)) // a copy at offset 0
+				gv := m(m(base.To(ctx, dev)).Narrow(0, off, n))
+				want := values(t, m(ops.Polynomial(ctx, x, 1, -2, 3, -4)))
 				rtol, atol := elemTol(dtype)
-				compare(t, name("Polynomial aligned ", dtype, n, off), values(t, m(ops.Polynomial(gx, 1, -2, 3, -4))), want, rtol, atol)
-				compare(t, name("Polynomial at offset ", dtype, n, off), values(t, m(ops.Polynomial(gv, 1, -2, 3, -4))), want, rtol, atol)
-				wn := values(t, m(ops.Norm(x)))
-				compare(t, name("Norm aligned ", dtype, n, off), values(t, m(ops.Norm(gx))), wn, normTol(dtype), 0)
-				compare(t, name("Norm at offset ", dtype, n, off), values(t, m(ops.Norm(gv))), wn, normTol(dtype), 0)
+				compare(t, name("Polynomial aligned ", dtype, n, off), values(t, m(ops.Polynomial(ctx, gx, 1, -2, 3, -4))), want, rtol, atol)
+				compare(t, name("Polynomial at offset ", dtype, n, off), values(t, m(ops.Polynomial(ctx, gv, 1, -2, 3, -4))), want, rtol, atol)
+				wn := values(t, m(ops.Norm(ctx, x)))
+				compare(t, name("Norm aligned ", dtype, n, off), values(t, m(ops.Norm(ctx, gx))), wn, normTol(dtype), 0)
+				compare(t, name("Norm at offset ", dtype, n, off), values(t, m(ops.Norm(ctx, gv))), wn, normTol(dtype), 0)
 			}
 		}
 	}
@@ -164,6 +168,7 @@ func normTol(dtype ops.DType) float64 {
 }
 
 func TestNormMatchesCPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	for _, dtype := range dtypes {
@@ -171,8 +176,8 @@ func TestNormMatchesCPU(t *testing.T) {
 			for _, kind := range kindsFor(shape) {
 				what := fmt.Sprintf("Norm %v %v %s", dtype, shape, kind)
 				v := makeView(t, dtype, randData(uint64(si), numel(shape), -3, 3), shape, kind)
-				want := m(ops.Norm(v.cpu(t)))
-				got := m(ops.Norm(v.gpu(t)))
+				want := m(ops.Norm(ctx, v.cpu(t)))
+				got := m(ops.Norm(ctx, v.gpu(t)))
 				checkOut(t, what, got, dev, dtype, []int{})
 				compare(t, what, values(t, got), values(t, want), normTol(dtype), 0)
 			}
@@ -183,6 +188,7 @@ func TestNormMatchesCPU(t *testing.T) {
 // TestNormLarge checks Norm of 2^28 float32 elements, contiguous and
 // strided (every other element), against float64 sums on the host.
 func TestNormLarge(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	if testing.Short() {
 		t.Skip("skipping 2^28-element Norm under -short")
@@ -203,16 +209,16 @@ func TestNormLarge(t *testing.T) {
 		}
 	}
 	h = nil
-	g := m(x.To(dev))
+	g := m(x.To(ctx, dev))
 	x.Free()
-	got := values(t, m(ops.Norm(g)))[0]
+	got := values(t, m(ops.Norm(ctx, g)))[0]
 	compare(t, "Norm of 2^28 float32", []float64{got}, []float64{math.Sqrt(all)}, 1e-6, 0)
 	// Deterministic: the same result again.
-	if again := values(t, m(ops.Norm(g)))[0]; again != got {
+	if again := values(t, m(ops.Norm(ctx, g)))[0]; again != got {
 		t.Fatalf("Norm is not deterministic: %v then %v", got, again)
 	}
 	s := m(m(g.Reshape(n/2, 2)).Narrow(1, 0, 1))
-	gotEven := values(t, m(ops.Norm(s)))[0]
+	gotEven := values(t, m(ops.Norm(ctx, s)))[0]
 	compare(t, "Norm of 2^27 strided float32", []float64{gotEven}, []float64{math.Sqrt(even)}, 1e-6, 0)
 	t.Logf("Norm of 2^28 float32: %.10g (float64 reference %.10g, rel. error %.2g)", got, math.Sqrt(all), math.Abs(got-math.Sqrt(all))/math.Sqrt(all))
 }
@@ -228,6 +234,7 @@ func TestNormLarge(t *testing.T) {
 var matShapes = [][]int{{0, 5}, {5, 0}, {1, 1}, {7, 5}, {33, 65}, {257, 129}, {300, 260}, {3, 700}, {3, 1024}, {2, 1025}, {3, 3000}, {3, 8192}, {700, 9000}, {2, 16000}, {3, 16384}, {2, 70000}}
 
 func TestRowSoftmaxMatchesCPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	for _, dtype := range dtypes {
@@ -239,15 +246,15 @@ func TestRowSoftmaxMatchesCPU(t *testing.T) {
 			rtol, atol = halfTol(dtype) // float32 expf and sums in float32 or double, one rounding
 		}
 		for si, shape := range matShapes {
-			for _, kind := range []string{kContig, kTransposed, kNarrowed, kStrided} {
+			for _, kind := range []optest.Layout{kContig, kTransposed, kNarrowed, kStrided} {
 				what := fmt.Sprintf("RowSoftmax %v %v %s", dtype, shape, kind)
 				data := randData(uint64(si), numel(shape), -4, 4)
 				if len(data) > 0 {
 					data[0] += 60 // one dominant element
 				}
 				v := makeView(t, dtype, data, shape, kind)
-				want := m(ops.RowSoftmax(v.cpu(t)))
-				got := m(ops.RowSoftmax(v.gpu(t)))
+				want := m(ops.RowSoftmax(ctx, v.cpu(t)))
+				got := m(ops.RowSoftmax(ctx, v.gpu(t)))
 				checkOut(t, what, got, dev, dtype, shape)
 				compare(t, what, values(t, got), values(t, want), rtol, atol)
 
@@ -257,10 +264,10 @@ func TestRowSoftmaxMatchesCPU(t *testing.T) {
 				// float32 differences in y would be amplified.
 				gv := makeView(t, dtype, randData(uint64(si+50), numel(shape), -1, 1), shape, kind)
 				y := want
-				gy := m(y.To(dev))
+				gy := m(y.To(ctx, dev))
 				bw := ops.LookupOp("RowSoftmaxBackward")
-				wantB := m(bw.Call([]*ops.Tensor{gv.cpu(t), y}, nil))
-				gotB := m(bw.Call([]*ops.Tensor{gv.gpu(t), gy}, nil))
+				wantB := m(bw.Call(ctx, []*ops.Tensor{gv.cpu(t), y}, ops.Args{}))
+				gotB := m(bw.Call(ctx, []*ops.Tensor{gv.gpu(t), gy}, ops.Args{}))
 				checkOut(t, what, gotB, dev, dtype, shape)
 				brtol, batol := 1e-6, 1e-12
 				switch dtype {
@@ -278,6 +285,7 @@ func TestRowSoftmaxMatchesCPU(t *testing.T) {
 // TestRowSoftmaxOverflow checks the max-subtraction: rows with values
 // near the float32 range limit give finite results.
 func TestRowSoftmaxOverflow(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	for _, dtype := range dtypes {
@@ -287,8 +295,8 @@ func TestRowSoftmaxOverflow(t *testing.T) {
 				data[i] = 1e4 + float64(i%5)
 			}
 			x := fromData(t, dtype, data, 2, d)
-			want := values(t, m(ops.RowSoftmax(x)))
-			got := values(t, m(ops.RowSoftmax(m(x.To(dev)))))
+			want := values(t, m(ops.RowSoftmax(ctx, x)))
+			got := values(t, m(ops.RowSoftmax(ctx, m(x.To(ctx, dev)))))
 			for i, v := range got {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					t.Fatalf("RowSoftmax %v D=%d: element %d is %v", dtype, d, i, v)
@@ -314,9 +322,10 @@ var matmulCases = [][3]int{
 // views (read in place), a misaligned offset (cuBLAS told the alignment),
 // and every other element (copied first).
 func TestMatMulMatchesCPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
-	layouts := []string{kContig, kOffset, kStrided, kTransposed, kNarrowed}
+	layouts := []optest.Layout{kContig, kOffset, kStrided, kTransposed, kNarrowed}
 	for _, dtype := range dtypes {
 		// The 16-bit dtypes compute in float32 (u = 2^-24) and round the
 		// result once: add that rounding, 2u_half*|ref| (halfTol).
@@ -352,10 +361,10 @@ func TestMatMulMatchesCPU(t *testing.T) {
 					what := fmt.Sprintf("MatMul %v [%d %d]x[%d %d] a %s, b %s", dtype, M, K, K, N, la, lb)
 					av := makeView(t, dtype, ad, []int{M, K}, la)
 					bv := makeView(t, dtype, bd, []int{K, N}, lb)
-					got := m(ops.MatMul(av.gpu(t), bv.gpu(t)))
+					got := m(ops.MatMul(ctx, av.gpu(t), bv.gpu(t)))
 					checkOut(t, what, got, dev, dtype, []int{M, N})
 					gv := values(t, got)
-					cv := values(t, m(ops.MatMul(av.cpu(t), bv.cpu(t))))
+					cv := values(t, m(ops.MatMul(ctx, av.cpu(t), bv.cpu(t))))
 					for i := range gv {
 						if d := math.Abs(gv[i] - ref[i]); !(d <= bound[i]+1e-300) {
 							t.Fatalf("%s: element %d: got %.17g, want %.17g (|diff| %.3g > bound %.3g; CPU kernel %.17g)", what, i, gv[i], ref[i], d, bound[i], cv[i])
@@ -368,9 +377,9 @@ func TestMatMulMatchesCPU(t *testing.T) {
 }
 
 func TestNarrowBackwardMatchesCPU(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
-	op := ops.LookupOp("NarrowBackward")
 	cases := []struct {
 		shape            []int // gradOut's shape
 		dim, start, size int
@@ -384,9 +393,8 @@ func TestNarrowBackwardMatchesCPU(t *testing.T) {
 			for _, kind := range kindsFor(c.shape) {
 				what := fmt.Sprintf("NarrowBackward %v %v dim %d start %d size %d %s", dtype, c.shape, c.dim, c.start, c.size, kind)
 				v := makeView(t, dtype, randData(uint64(ci), numel(c.shape), -1, 1), c.shape, kind)
-				sc := []float64{float64(c.dim), float64(c.start), float64(c.size)}
-				want := m(op.Call([]*ops.Tensor{v.cpu(t)}, sc))
-				got := m(op.Call([]*ops.Tensor{v.gpu(t)}, sc))
+				want := m(ops.NarrowBackward(ctx, v.cpu(t), c.dim, c.start, c.size))
+				got := m(ops.NarrowBackward(ctx, v.gpu(t), c.dim, c.start, c.size))
 				checkOut(t, what, got, dev, dtype, want.Shape())
 				compare(t, what, values(t, got), values(t, want), 0, 0)
 			}
@@ -397,6 +405,7 @@ func TestNarrowBackwardMatchesCPU(t *testing.T) {
 // TestManyDims checks the strided kernels with up to MaxDims dimensions
 // that cannot be merged, and the error beyond.
 func TestManyDims(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	for _, dims := range []int{3, 5, 8, 9} {
@@ -406,7 +415,7 @@ func TestManyDims(t *testing.T) {
 		}
 		n := numel(shape)
 		x := fromData(t, ops.Float64, randData(uint64(dims), 2*n, -1, 1), append(shape[:dims-1:dims-1], 6)...)
-		gx := m(x.To(dev))
+		gx := m(x.To(ctx, dev))
 		// Narrow the last dim to 3 and swap dims pairwise: nothing merges.
 		view := func(t0 *ops.Tensor) *ops.Tensor {
 			v := m(t0.Narrow(dims-1, 1, 3))
@@ -416,8 +425,8 @@ func TestManyDims(t *testing.T) {
 			return v
 		}
 		cv, gv := view(x), view(gx)
-		want := values(t, m(ops.Polynomial(cv, 1, 2, 3, 4)))
-		got, err := ops.Polynomial(gv, 1, 2, 3, 4)
+		want := values(t, m(ops.Polynomial(ctx, cv, 1, 2, 3, 4)))
+		got, err := ops.Polynomial(ctx, gv, 1, 2, 3, 4)
 		if dims > 8 {
 			if err == nil {
 				t.Fatalf("Polynomial of a %d-dim view that cannot be merged: no error", dims)
@@ -429,8 +438,8 @@ func TestManyDims(t *testing.T) {
 			t.Fatalf("%d dims: %v", dims, err)
 		}
 		compare(t, name("Polynomial ", dims, " dims"), values(t, got), want, 1e-12, 1e-14)
-		compare(t, name("Norm ", dims, " dims"), values(t, m(ops.Norm(gv))), values(t, m(ops.Norm(cv))), 1e-12, 0)
-		compare(t, name("Contiguous ", dims, " dims"), values(t, m(gv.Contiguous())), values(t, cv), 0, 0)
+		compare(t, name("Norm ", dims, " dims"), values(t, m(ops.Norm(ctx, gv))), values(t, m(ops.Norm(ctx, cv))), 1e-12, 0)
+		compare(t, name("Contiguous ", dims, " dims"), values(t, m(gv.Contiguous(ctx))), values(t, cv), 0, 0)
 	}
 }
 
@@ -441,6 +450,7 @@ func TestManyDims(t *testing.T) {
 // infinities and NaN, over enough elements for the vectorized kernel's
 // large blocks (2^20 vectors and more) and a tail.
 func TestFloatScalarsBitExact(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	const n = 1<<22 + 3
@@ -457,16 +467,16 @@ func TestFloatScalarsBitExact(t *testing.T) {
 		}
 	}
 	x := m(ops.FromFloat32(data, n))
-	gx := m(x.To(dev))
+	gx := m(x.To(ctx, dev))
 	scalars := []float64{0.75, -1.5, 0.1, 1.0 / 3, 1e-40, 3e38, 1e300, math.Inf(1), math.SmallestNonzeroFloat32}
 	for _, s := range scalars {
 		for _, op := range []string{"AddScalar", "Scale"} {
 			o := ops.LookupOp(op)
-			want, err := m(o.Call([]*ops.Tensor{x}, []float64{s})).Float32s()
+			want, err := m(o.Call(ctx, []*ops.Tensor{x}, ops.Args{Floats: []float64{s}})).Float32s()
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := m(o.Call([]*ops.Tensor{gx}, []float64{s}))
+			g := m(o.Call(ctx, []*ops.Tensor{gx}, ops.Args{Floats: []float64{s}}))
 			got, err := g.Float32s()
 			if err != nil {
 				t.Fatal(err)

@@ -171,7 +171,7 @@ func (m *pinnedMem) queued(s *Stream) error {
 
 // asyncCopy checks t and b and returns t's storage and the stream ctx
 // chooses for it.
-func asyncCopy(ctx context.Context, op string, t *ops.Tensor, b *Pinned) (*Storage, *Stream, error) {
+func asyncCopy(ctx context.Context, op string, t *ops.Tensor, b *Pinned) (*storage, *Stream, error) {
 	if ctx == nil {
 		return nil, nil, fmt.Errorf("cuda: %s: context is nil: %w", op, ops.ErrArg)
 	}

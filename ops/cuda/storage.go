@@ -13,12 +13,11 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/internal/blockcache"
 )
 
-// Storage is the ops.Storage of CUDA tensors: Len elements of DType in the
-// memory of one device, owned by the stream it was allocated on (Stream),
-// where the kernels that write it run. Kernels outside this package use
-// Ptr to reach the memory and launch on Stream().Handle() after
-// cudaSetDevice(Device).
-type Storage struct {
+// storage is the ops.Storage of CUDA tensors: n elements of dtype in the
+// memory of one device, owned by the stream it was allocated on, where the
+// kernels that write it run. Kernels outside this package reach it through
+// NewLaunch, and StreamOf gives its stream.
+type storage struct {
 	ptr    uintptr // device address; 0 when n == 0
 	dtype  ops.DType
 	n      int
@@ -34,44 +33,37 @@ type Storage struct {
 }
 
 // DType implements ops.Storage.
-func (s *Storage) DType() ops.DType { return s.dtype }
+func (s *storage) DType() ops.DType { return s.dtype }
 
 // Len implements ops.Storage.
-func (s *Storage) Len() int { return s.n }
+func (s *storage) Len() int { return s.n }
 
-// Device returns the device holding the memory.
-func (s *Storage) Device() ops.Device { return ops.CUDA(s.device) }
-
-// Ptr returns the device address of element 0 (0 for an empty storage).
-func (s *Storage) Ptr() uintptr { return s.ptr }
-
-// Stream returns the stream that owns the storage: the one its kernels run
-// on (the default stream once that stream is closed).
-func (s *Storage) Stream() *Stream { return s.stream.effective() }
+// StreamOf returns the stream that a CUDA tensor belongs to: the one its
+// storage was allocated for and the kernel that wrote it ran on (the
+// stream of the context of the op that made it), where its memory goes
+// back to the allocator; the device's default stream once that stream is
+// closed. A tensor of another device is an ErrDevice error.
+func StreamOf(t *ops.Tensor) (*Stream, error) {
+	if t == nil {
+		return nil, fmt.Errorf("cuda: StreamOf: %w", ops.ErrNil)
+	}
+	s, err := storageOf(t.Storage())
+	if err != nil {
+		return nil, fmt.Errorf("cuda: StreamOf a tensor on %v: %w", t.Device(), err)
+	}
+	return s.stream.effective(), nil
+}
 
 // at returns the device address of element off.
-func (s *Storage) at(off int) C.opscuda_dptr {
+func (s *storage) at(off int) C.opscuda_dptr {
 	return C.opscuda_dptr(s.ptr + uintptr(off*s.dtype.Size()))
 }
 
 // queue returns the C handle of the storage's stream.
-func (s *Storage) queue() C.opscuda_stream { return s.stream.effective().touch() }
-
-// RecordStream tells the allocator that t's memory is used by work queued
-// on s, a stream other than its own (for kernels launched outside this
-// package; ops do it by themselves): when t is freed, its memory is reused
-// only after that work has completed (torch.Tensor.record_stream).
-func RecordStream(t *ops.Tensor, s *Stream) error {
-	st, err := storageOf(t.Storage())
-	if err != nil {
-		return fmt.Errorf("cuda: RecordStream: %w", err)
-	}
-	st.addUse(s)
-	return nil
-}
+func (s *storage) queue() C.opscuda_stream { return s.stream.effective().touch() }
 
 // addUse records that work on s (not the storage's stream) uses the memory.
-func (s *Storage) addUse(u *Stream) {
+func (s *storage) addUse(u *Stream) {
 	if u == s.stream || u.h == s.stream.h {
 		return
 	}
@@ -82,19 +74,15 @@ func (s *Storage) addUse(u *Stream) {
 	}
 }
 
-// backend is the ops.Backend (and ops.ContextBackend) of ops.DeviceCUDA.
+// backend is the ops.Backend of ops.DeviceCUDA.
 type backend struct{}
 
 func (backend) Type() ops.DeviceType { return ops.DeviceCUDA }
 func (backend) Name() string         { return "cuda" }
 
-func (b backend) Alloc(d ops.Device, dtype ops.DType, n int) (ops.Storage, error) {
-	return b.AllocContext(context.Background(), d, dtype, n)
-}
-
-// AllocContext allocates for the stream ctx chooses on d (StreamFrom), from
-// the graph's private pool while that stream is being captured.
-func (backend) AllocContext(ctx context.Context, d ops.Device, dtype ops.DType, n int) (ops.Storage, error) {
+// Alloc allocates for the stream ctx chooses on d (StreamFrom), from the
+// graph's private pool while that stream is being captured.
+func (backend) Alloc(ctx context.Context, d ops.Device, dtype ops.DType, n int) (ops.Storage, error) {
 	if err := checkDevice(d); err != nil {
 		return nil, err
 	}
@@ -109,7 +97,7 @@ func (backend) AllocContext(ctx context.Context, d ops.Device, dtype ops.DType, 
 	if st.closed.Load() {
 		return nil, fmt.Errorf("cuda: allocating on %v: %w", st, ErrClosed)
 	}
-	s := &Storage{dtype: dtype, n: n, device: d.Index, stream: st}
+	s := &storage{dtype: dtype, n: n, device: d.Index, stream: st}
 	if n == 0 {
 		return s, nil
 	}
@@ -129,7 +117,7 @@ func (backend) AllocContext(ctx context.Context, d ops.Device, dtype ops.DType, 
 	return s, nil
 }
 
-// Order implements ops.ContextBackend: the kernel writing out runs on out's
+// Order implements ops.Backend: the kernel writing out runs on out's
 // stream; if in belongs to another stream, out's stream first waits for
 // the work queued on in's so far, and in's memory is kept from reuse until
 // the kernel has run. During a capture, in is kept alive for the graph's
@@ -151,7 +139,7 @@ func (backend) Order(in, out ops.Storage) error {
 
 // orderUse orders work about to be queued on s after the work on st's
 // stream and records the use (see Order).
-func orderUse(st *Storage, s *Stream) error {
+func orderUse(st *storage, s *Stream) error {
 	src := st.stream.effective()
 	if g := s.capturing(); g != nil {
 		if st.graph == g {
@@ -253,10 +241,10 @@ func EmptyCache(n int) error {
 	return first
 }
 
-func storageOf(s ops.Storage) (*Storage, error) {
-	cs, ok := s.(*Storage)
+func storageOf(s ops.Storage) (*storage, error) {
+	cs, ok := s.(*storage)
 	if !ok || cs == nil {
-		return nil, fmt.Errorf("cuda: storage is %T, expected *cuda.Storage: %w", s, ops.ErrDevice)
+		return nil, fmt.Errorf("cuda: storage is %T, not a CUDA tensor's: %w", s, ops.ErrDevice)
 	}
 	return cs, nil
 }
@@ -282,7 +270,7 @@ func (backend) Free(s ops.Storage) error {
 // release gives the block back: to its graph's pool, to the cache for its
 // stream (at once, or after fences recorded on the other streams that used
 // it), or to the device's pool.
-func (s *Storage) release() error {
+func (s *storage) release() error {
 	s.mu.Lock()
 	uses := s.uses
 	s.uses = nil

@@ -224,7 +224,7 @@ func (s *Stream) Synchronize(ctx context.Context) error {
 type streamKey struct{ device int }
 
 // WithStream returns a copy of ctx that makes ops on s's device, called
-// with the context (ops.AddScalarContext, ops.Op.CallContext, ...), run on
+// with the context (ops.AddScalar(ctx, ...), ops.Op.Call, ...), run on
 // s. Ops on other devices are not affected; a context can carry one stream
 // per device.
 func WithStream(ctx context.Context, s *Stream) context.Context {

@@ -32,7 +32,7 @@ func TestStreamsNoDevice(t *testing.T) {
 	if _, err := cuda.NewPinned(ops.Float32, 16); !errors.Is(err, cuda.ErrNoDevice) {
 		t.Errorf("NewPinned = %v, want ErrNoDevice", err)
 	}
-	if err := cuda.Synchronize(context.Background(), ops.CUDA(0)); !errors.Is(err, cuda.ErrNoDevice) {
+	if err := ops.Synchronize(context.Background(), ops.CUDA(0)); !errors.Is(err, cuda.ErrNoDevice) {
 		t.Errorf("Synchronize = %v, want ErrNoDevice", err)
 	}
 	if _, err := cuda.Capture(context.Background(), nil, nil); !errors.Is(err, cuda.ErrNotCapturable) {
@@ -61,9 +61,9 @@ func newStream(t *testing.T) *cuda.Stream {
 func busy(t *testing.T, ctx context.Context, n int) {
 	t.Helper()
 	m := must(t)
-	a := m(m(ops.Full(0.5, ops.Float32, 1<<24)).To(dev))
+	a := m(m(ops.Full(0.5, ops.Float32, 1<<24)).To(context.Background(), dev))
 	for range n {
-		b := m(ops.PolynomialContext(ctx, a, 0, 0, 1, 0))
+		b := m(ops.Polynomial(ctx, a, 0, 0, 1, 0))
 		a.Free()
 		a = b
 	}
@@ -74,19 +74,20 @@ func busy(t *testing.T, ctx context.Context, n int) {
 // results; outputs belong to that stream, and readers on other streams wait
 // for it.
 func TestOpsOnStreams(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	s1, s2 := newStream(t), newStream(t)
 	c1, c2 := cuda.WithStream(context.Background(), s1), cuda.WithStream(context.Background(), s2)
 	data := randData(90, 4099, -1, 1)
-	x := m(fromData(t, ops.Float32, data).To(dev))
-	want := values(t, m(ops.Polynomial(m(ops.AddScalar(x, 1)), 1, 2, 3, 4)))
+	x := m(fromData(t, ops.Float32, data).To(ctx, dev))
+	want := values(t, m(ops.Polynomial(ctx, m(ops.AddScalar(ctx, x, 1)), 1, 2, 3, 4)))
 	busy(t, c1, 20) // so that s2 really has to wait for s1
-	y := m(ops.AddScalarContext(c1, x, 1))
-	if got := y.Storage().(*cuda.Storage).Stream(); got != s1 {
+	y := m(ops.AddScalar(c1, x, 1))
+	if got := get[*cuda.Stream](t)(cuda.StreamOf(y)); got != s1 {
 		t.Errorf("AddScalarContext's output belongs to %v, want %v", got, s1)
 	}
-	z := m(ops.PolynomialContext(c2, y, 1, 2, 3, 4)) // s2 waits for s1
+	z := m(ops.Polynomial(c2, y, 1, 2, 3, 4)) // s2 waits for s1
 	compare(t, "Polynomial on s2 of AddScalar on s1", values(t, z), want, 1e-6, 1e-6)
 	def, err := cuda.DefaultStream(dev.Index)
 	if err != nil {
@@ -117,22 +118,23 @@ func get[T any](tb testing.TB) func(T, error) T {
 // before B has read it, or A's next kernel overwrites y under B. After B
 // completes, the block is reused on A (the fence has completed).
 func TestAllocatorReuseAcrossStreams(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	a, b := newStream(t), newStream(t)
 	ca, cb := cuda.WithStream(context.Background(), a), cuda.WithStream(context.Background(), b)
 	const n = 1 << 16
-	ptr := func(x *ops.Tensor) uintptr { return x.Storage().(*cuda.Storage).Ptr() }
+	ptr := func(x *ops.Tensor) uintptr { return devicePtr(t, x) }
 	for round := range 5 {
-		x := m(m(ops.Full(float64(round), ops.Float32, n)).To(dev))
-		y := m(ops.AddScalarContext(ca, x, 1)) // y = round+1 on A
-		busy(t, cb, 30)                        // B is busy for a while
-		z := m(ops.AddScalarContext(cb, y, 1)) // B reads y after its busy work
+		x := m(m(ops.Full(float64(round), ops.Float32, n)).To(ctx, dev))
+		y := m(ops.AddScalar(ca, x, 1)) // y = round+1 on A
+		busy(t, cb, 30)                 // B is busy for a while
+		z := m(ops.AddScalar(cb, y, 1)) // B reads y after its busy work
 		py := ptr(y)
 		if err := y.Free(); err != nil {
 			t.Fatal(err)
 		}
-		w := m(ops.AddScalarContext(ca, x, 1000)) // same size class on A
+		w := m(ops.AddScalar(ca, x, 1000)) // same size class on A
 		if ptr(w) == py {
 			t.Errorf("round %d: y's block was reused on stream A while stream B still had to read it", round)
 		}
@@ -141,7 +143,7 @@ func TestAllocatorReuseAcrossStreams(t *testing.T) {
 		if err := b.Synchronize(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		v := m(ops.AddScalarContext(ca, x, 2))
+		v := m(ops.AddScalar(ca, x, 2))
 		if ptr(v) != py {
 			t.Errorf("round %d: after B completed, the next allocation on A did not reuse y's block (%#x, got %#x)", round, py, ptr(v))
 		}
@@ -150,44 +152,54 @@ func TestAllocatorReuseAcrossStreams(t *testing.T) {
 		}
 	}
 	// Without any cross-stream use a block is reused on its stream at once.
-	y := m(ops.AddScalarContext(ca, m(m(ops.Full(1, ops.Float32, n)).To(dev)), 1))
+	y := m(ops.AddScalar(ca, m(m(ops.Full(1, ops.Float32, n)).To(ctx, dev)), 1))
 	py := ptr(y)
 	y.Free()
-	if w := m(ops.AddScalarContext(ca, y0(t, n), 1)); ptr(w) != py {
+	if w := m(ops.AddScalar(ca, y0(t, n), 1)); ptr(w) != py {
 		t.Errorf("a block freed on A was not reused on A at once")
 	}
 }
 
 func y0(t *testing.T, n int) *ops.Tensor {
+	ctx := context.Background()
 	m := must(t)
-	return m(m(ops.Full(0, ops.Float32, n)).To(dev))
+	return m(m(ops.Full(0, ops.Float32, n)).To(ctx, dev))
 }
 
-// RecordStream keeps a tensor's block from reuse until the work of the
-// recorded stream completes, for kernels this package does not launch.
-func TestRecordStream(t *testing.T) {
+// NewLaunch keeps a tensor's block from reuse until the work of the
+// launch's stream completes, for kernels this package does not launch.
+func TestLaunchKeepsMemory(t *testing.T) {
 	requireGPU(t)
 	m := must(t)
 	a, b := newStream(t), newStream(t)
 	ca := cuda.WithStream(context.Background(), a)
-	y := m(ops.AddScalarContext(ca, y0(t, 4096), 1))
+	y := m(ops.AddScalar(ca, y0(t, 4096), 1))
 	if err := b.WaitStream(a); err != nil {
 		t.Fatal(err)
 	}
-	busy(t, cuda.WithStream(context.Background(), b), 30)
-	if err := cuda.RecordStream(y, b); err != nil {
+	cb := cuda.WithStream(context.Background(), b)
+	busy(t, cb, 30)
+	l, err := cuda.NewLaunch(cb, y) // as if a kernel on b read y
+	if err != nil {
 		t.Fatal(err)
 	}
-	p := y.Storage().(*cuda.Storage).Ptr()
+	if l.Stream != b.Handle() || l.Device != dev.Index || l.N != 4096 || len(l.Ptr) != 1 {
+		t.Fatalf("NewLaunch on %v = %+v", b, l)
+	}
+	if err := l.Check("a kernel that was not launched", 0); err != nil {
+		t.Fatal(err)
+	}
+	p := devicePtr(t, y)
 	y.Free()
-	w := m(ops.AddScalarContext(ca, y0(t, 4096), 1))
-	if w.Storage().(*cuda.Storage).Ptr() == p {
+	w := m(ops.AddScalar(ca, y0(t, 4096), 1))
+	if devicePtr(t, w) == p {
 		t.Error("a block recorded on a busy stream was reused before that stream's work completed")
 	}
 }
 
 // Events order streams, report completion and time the work between them.
 func TestEvents(t *testing.T) {
+	ctx := context.Background()
 	requireGPU(t)
 	m := must(t)
 	s1, s2 := newStream(t), newStream(t)
@@ -198,9 +210,9 @@ func TestEvents(t *testing.T) {
 	if err := start.Record(s1); err != nil {
 		t.Fatal(err)
 	}
-	x := m(m(ops.Full(1, ops.Float64, 1<<20)).To(dev))
+	x := m(m(ops.Full(1, ops.Float64, 1<<20)).To(ctx, dev))
 	busy(t, c1, 20)
-	y := m(ops.AddScalarContext(c1, x, 1))
+	y := m(ops.AddScalar(c1, x, 1))
 	if err := end.Record(s1); err != nil {
 		t.Fatal(err)
 	}
@@ -237,20 +249,20 @@ func TestSynchronizeDeadline(t *testing.T) {
 	m := must(t)
 	s := newStream(t)
 	ctx := cuda.WithStream(context.Background(), s)
-	x := m(m(ops.Full(1, ops.Float32, 1<<20)).To(dev))
+	x := m(m(ops.Full(1, ops.Float32, 1<<20)).To(context.Background(), dev))
 	busy(t, ctx, 300) // tens of milliseconds
-	y := m(ops.AddScalarContext(ctx, x, 1))
+	y := m(ops.AddScalar(ctx, x, 1))
 	short, cancel := context.WithTimeout(ctx, time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	err := cuda.Synchronize(short, dev)
+	err := ops.Synchronize(short, dev)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Synchronize with a 1 ms deadline = %v after %v, want context.DeadlineExceeded", err, time.Since(t0))
 	}
 	if d := time.Since(t0); d > 50*time.Millisecond {
 		t.Errorf("Synchronize returned %v after a 1 ms deadline", d)
 	}
-	if err := cuda.Synchronize(context.Background(), dev); err != nil {
+	if err := ops.Synchronize(context.Background(), dev); err != nil {
 		t.Fatal(err)
 	}
 	compare(t, "result after the deadline", values(t, y)[:3], []float64{2, 2, 2}, 0, 0)
@@ -263,7 +275,7 @@ func addHalfThrough(t *testing.T, ctx context.Context, s *cuda.Stream, x *ops.Te
 	if err := cuda.CopyToDeviceAsync(ctx, x, in); err != nil {
 		t.Fatal(err)
 	}
-	y := must(t)(ops.AddScalarContext(ctx, x, 0.5))
+	y := must(t)(ops.AddScalar(ctx, x, 0.5))
 	if err := cuda.CopyToHostAsync(ctx, out, y); err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +307,7 @@ func TestPinnedHalfCopies(t *testing.T) {
 		if in.Float32() != nil || in.Float64() != nil || (dtype == ops.Float16) != (in.BFloat16() == nil) {
 			t.Errorf("%v buffer: an accessor of another dtype is not nil", dtype)
 		}
-		addHalfThrough(t, ctx, s, m(m(ops.Zeros(dtype, n)).To(dev)), in, out)
+		addHalfThrough(t, ctx, s, m(m(ops.Zeros(dtype, n)).To(context.Background(), dev)), in, out)
 		for i := range want {
 			var got float32
 			if dtype == ops.Float16 {
@@ -328,7 +340,7 @@ func TestPinnedAsyncCopies(t *testing.T) {
 	for i := range in.Float32() {
 		in.Float32()[i] = float32(i % 1000)
 	}
-	x := m(ops.AddScalar(y0(t, n), 0)) // on the default stream
+	x := m(ops.AddScalar(context.Background(), y0(t, n), 0)) // on the default stream
 	y := addHalfThrough(t, ctx, s, x, in, out)
 	for i, v := range out.Float32() {
 		if v != float32(i%1000)+0.5 {
@@ -359,15 +371,15 @@ func TestGraphReplay(t *testing.T) {
 	s := newStream(t)
 	const n = 4096
 	data := randData(91, n, -1, 1)
-	x := m(fromData(t, ops.Float32, data).To(dev))
+	x := m(fromData(t, ops.Float32, data).To(context.Background(), dev))
 	chain := func(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
 		y := x
 		for i := range 20 {
 			var err error
 			if i%2 == 0 {
-				y, err = ops.AddScalarContext(ctx, y, 0.25)
+				y, err = ops.AddScalar(ctx, y, 0.25)
 			} else {
-				y, err = ops.PolynomialContext(ctx, y, 0, 0, 0.5, 0)
+				y, err = ops.Polynomial(ctx, y, 0, 0, 0.5, 0)
 			}
 			if err != nil {
 				return nil, err
@@ -407,8 +419,8 @@ func TestGraphReplay(t *testing.T) {
 	}
 	compare(t, "replay after the input changed", values(t, out), want1, 1e-6, 1e-6)
 	// Eager work allocating on the capture stream does not get graph memory.
-	e := m(ops.AddScalarContext(cuda.WithStream(context.Background(), s), x, 1))
-	if e.Storage().(*cuda.Storage).Ptr() == out.Storage().(*cuda.Storage).Ptr() {
+	e := m(ops.AddScalar(cuda.WithStream(context.Background(), s), x, 1))
+	if devicePtr(t, e) == devicePtr(t, out) {
 		t.Error("an eager allocation got the graph's output block")
 	}
 	if err := g.Close(); err != nil {
@@ -426,10 +438,10 @@ func TestGraphCaptureErrors(t *testing.T) {
 	requireGPU(t)
 	m := must(t)
 	s := newStream(t)
-	x := m(m(ops.Full(1, ops.Float32, 4096)).To(dev))
+	x := m(m(ops.Full(1, ops.Float32, 4096)).To(context.Background(), dev))
 	for name, fn := range map[string]func(ctx context.Context) error{
 		"host copy": func(ctx context.Context) error {
-			y, err := ops.AddScalarContext(ctx, x, 1)
+			y, err := ops.AddScalar(ctx, x, 1)
 			if err != nil {
 				return err
 			}
@@ -437,17 +449,17 @@ func TestGraphCaptureErrors(t *testing.T) {
 			return err
 		},
 		"synchronize": func(ctx context.Context) error {
-			if _, err := ops.AddScalarContext(ctx, x, 1); err != nil {
+			if _, err := ops.AddScalar(ctx, x, 1); err != nil {
 				return err
 			}
 			return s.Synchronize(ctx)
 		},
 		"read on another stream": func(ctx context.Context) error {
-			y, err := ops.AddScalarContext(ctx, x, 1)
+			y, err := ops.AddScalar(ctx, x, 1)
 			if err != nil {
 				return err
 			}
-			_, err = ops.AddScalar(y, 1)
+			_, err = ops.AddScalar(context.Background(), y, 1)
 			return err
 		},
 	} {
@@ -469,7 +481,7 @@ func TestGraphCaptureErrors(t *testing.T) {
 	if _, err := cuda.Capture(context.Background(), s, func(context.Context) error { return boom }); !errors.Is(err, boom) {
 		t.Errorf("Capture whose function fails = %v, want that error", err)
 	}
-	y := m(ops.AddScalarContext(cuda.WithStream(context.Background(), s), x, 2))
+	y := m(ops.AddScalar(cuda.WithStream(context.Background(), s), x, 2))
 	compare(t, "the stream after failed captures", values(t, y)[:2], []float64{3, 3}, 0, 0)
 }
 
@@ -493,11 +505,11 @@ func TestConcurrentStreams(t *testing.T) {
 			ctx := cuda.WithStream(context.Background(), s)
 			x, err := ops.Full(float64(g), ops.Float32, 4096+g)
 			if err == nil {
-				x, err = x.To(dev)
+				x, err = x.To(context.Background(), dev)
 			}
 			for i := 0; err == nil && i < steps; i++ {
 				var y *ops.Tensor
-				y, err = ops.AddScalarContext(ctx, x, 1)
+				y, err = ops.AddScalar(ctx, x, 1)
 				if i%7 == 3 && err == nil {
 					x.Free()
 				}
@@ -507,7 +519,7 @@ func TestConcurrentStreams(t *testing.T) {
 				errs <- err
 				return
 			}
-			if err := cuda.Synchronize(ctx, dev); err != nil {
+			if err := cuda.StreamFrom(ctx, dev.Index).Synchronize(ctx); err != nil {
 				errs <- err
 				return
 			}

@@ -2,6 +2,7 @@ package libs
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -34,6 +35,7 @@ func widen(x []float32) []float64 {
 // up to float64 rounding for these sizes), and for each element the sum of |a_il|*|b_lj| over l,
 // the scale of the rounding error of any fp32 evaluation order.
 func reference(t *testing.T, m, n, k int, a, b []float32) (want, scale []float64) {
+	ctx := context.Background()
 	t.Helper()
 	at, err := ops.FromFloat64(widen(a), m, k)
 	if err != nil {
@@ -43,7 +45,7 @@ func reference(t *testing.T, m, n, k int, a, b []float32) (want, scale []float64
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct, err := ops.MatMul(at, bt)
+	ct, err := ops.MatMul(ctx, at, bt)
 	if err != nil {
 		t.Fatalf("ops.MatMul: %v", err)
 	}
@@ -90,6 +92,7 @@ func checkGemm(t *testing.T, what string, m, n, k int, got []float32, want, scal
 var gemmSizes = [][3]int{{1, 1, 1}, {17, 33, 9}, {128, 64, 256}}
 
 func TestSgemm(t *testing.T) {
+	ctx := context.Background()
 	type testCase struct {
 		m, n, k     int
 		a, b        []float32
@@ -105,7 +108,7 @@ func TestSgemm(t *testing.T) {
 		// The comparison itself, on the CPU: ops.MatMul in fp32 must pass the same tolerance.
 		at, _ := ops.FromFloat32(a, m, k)
 		bt, _ := ops.FromFloat32(b, k, n)
-		ct, err := ops.MatMul(at, bt)
+		ct, err := ops.MatMul(ctx, at, bt)
 		if err != nil {
 			t.Fatalf("ops.MatMul: %v", err)
 		}

@@ -3,7 +3,7 @@
 // target of the CUDA toolkit that rules_cuda_go downloads (--cuda_version picks it). The CPU
 // kernel (the fallback) accumulates in float64.
 //
-//	Gemm(a, b)    a [M, K] times b [K, N], a new [M, N] tensor on the inputs' device
+//	Gemm(ctx, a, b)    a [M, K] times b [K, N], a new [M, N] tensor on the inputs' device
 //
 // It records itself for autograd (dA = g·Bᵀ, dB = Aᵀ·g, computed with Gemm again).
 package gemm
@@ -26,9 +26,11 @@ func init() {
 	gemmOp = ops.RegisterOp(ops.OpDef{
 		Name: "Gemm",
 		Args: []ops.Arg{{Name: "a", Kind: ops.KindTensor}, {Name: "b", Kind: ops.KindTensor}},
-		Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+		Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
 			a, b := in[0].Shape(), in[1].Shape()
-			switch {
+			switch d := in[0].DType(); {
+			case d != ops.Float32 && d != ops.Float64:
+				return nil, &ops.OpError{Arg: "a", Kind: ops.ErrDType, Detail: fmt.Sprintf("a has dtype %v, expected float32 or float64 (cuBLAS's Sgemm and Dgemm)", d)}
 			case len(a) != 2:
 				return nil, &ops.OpError{Arg: "a", Kind: ops.ErrShape, Detail: fmt.Sprintf("a has shape %v, expected 2-D [M K]", a)}
 			case len(b) != 2:
@@ -41,7 +43,7 @@ func init() {
 			return []int{a[0], b[1]}, nil
 		},
 		// With the forward's context: on a GPU, the backward runs on the forward's stream.
-		BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
 			bt, err := in[1].Transpose(0, 1)
 			if err != nil {
 				return nil, err
@@ -50,27 +52,23 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			ga, err := GemmContext(ctx, g, bt)
+			ga, err := Gemm(ctx, g, bt)
 			if err != nil {
 				return nil, err
 			}
-			gb, err := GemmContext(ctx, at, g)
+			gb, err := Gemm(ctx, at, g)
 			return []*ops.Tensor{ga, gb}, err
 		},
-		CPU: gemmCPU,
+		CPU: ops.ContiguousInputs(gemmCPU),
 	})
-	ops.RegisterKernel("Gemm", ops.DeviceCUDA, gemmCUDA)
+	ops.RegisterKernel("Gemm", ops.DeviceCUDA, ops.ContiguousInputs(gemmCUDA))
 }
 
 // Gemm returns the matrix product of a [M, K] and b [K, N] as a new [M, N] tensor, computed on
-// the inputs' device: by cuBLAS on a GPU, in float64 on the CPU.
-func Gemm(a, b *ops.Tensor) (*ops.Tensor, error) {
-	return gemmOp.Call([]*ops.Tensor{a, b}, nil)
-}
-
-// GemmContext is Gemm queued where ctx says (with ops/cuda, on the stream of cuda.WithStream).
-func GemmContext(ctx context.Context, a, b *ops.Tensor) (*ops.Tensor, error) {
-	return gemmOp.CallContext(ctx, []*ops.Tensor{a, b}, nil)
+// the inputs' device: by cuBLAS on a GPU (queued where ctx says: with ops/cuda, on the stream of
+// cuda.WithStream), in float64 on the CPU.
+func Gemm(ctx context.Context, a, b *ops.Tensor) (*ops.Tensor, error) {
+	return gemmOp.Call(ctx, []*ops.Tensor{a, b}, ops.Args{})
 }
 
 // gemmRows computes c = a*b row by row, summing in float64 whatever T is.
@@ -90,13 +88,8 @@ func gemmRows[T float32 | float64](c, a, b []T, m, n, k int) {
 	}
 }
 
-// gemmCPU is Gemm's CPU kernel: out is fresh and contiguous; a and b may be any views.
-func gemmCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	in, release, err := ops.ContiguousAll(context.Background(), in...)
-	if err != nil {
-		return err
-	}
-	defer release()
+// gemmCPU is Gemm's CPU kernel: out, a and b are contiguous (ops.ContiguousInputs).
+func gemmCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	m, k, n := in[0].Shape()[0], in[0].Shape()[1], in[1].Shape()[1]
 	if out.DType() == ops.Float32 {
 		gemmRows(ops.HostView[float32](out), ops.HostView[float32](in[0]), ops.HostView[float32](in[1]), m, n, k)
@@ -106,19 +99,18 @@ func gemmCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
 	return nil
 }
 
-// gemmCUDA is Gemm's CUDA kernel: cuBLAS on the device addresses from cuda.NewLaunch (a and b
-// made contiguous), queued on the output's stream (the one the op was called with).
-func gemmCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	l, err := cuda.NewLaunch(out, in[0], in[1])
+// gemmCUDA is Gemm's CUDA kernel: cuBLAS on the device addresses from cuda.NewLaunch (out, a, b,
+// contiguous: ops.ContiguousInputs), queued on the op's stream (its context's).
+func gemmCUDA(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
+	l, err := cuda.NewLaunch(ctx, out, in[0], in[1])
 	if err != nil {
 		return err
 	}
 	m, k, n := in[0].Shape()[0], in[0].Shape()[1], in[1].Shape()[1]
 	code := C.gemm_cublas(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
-		C.ulonglong(l.In[0]), C.ulonglong(l.In[1]), C.ulonglong(l.Out), C.int(m), C.int(n), C.int(k))
+		C.ulonglong(l.Ptr[1]), C.ulonglong(l.Ptr[2]), C.ulonglong(l.Ptr[0]), C.int(m), C.int(n), C.int(k))
 	if code < 0 {
-		_ = l.Done("", 0)
 		return fmt.Errorf("gemm: cuBLAS GEMM on %v: %s", out.Device(), C.GoString(C.gemm_error_name(code)))
 	}
-	return l.Done("gemm (cuBLAS)", int(code))
+	return l.Check("gemm (cuBLAS)", int(code))
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,17 +15,17 @@ import (
 )
 
 func main() {
-	if err := run(os.Stdout); err != nil {
+	if err := run(context.Background(), os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(w io.Writer) error {
+func run(ctx context.Context, w io.Writer) error {
 	x, err := ops.FromFloat32([]float32{1, 2, 3, 4})
 	if err != nil {
 		return err
 	}
-	if xd, err := x.To(ops.CUDA(0)); err == nil {
+	if xd, err := x.To(ctx, ops.CUDA(0)); err == nil {
 		x = xd
 	} else if !errors.Is(err, cuda.ErrNoDevice) {
 		return err
@@ -32,15 +33,15 @@ func run(w io.Writer) error {
 	if err := x.SetRequiresGrad(true); err != nil {
 		return err
 	}
-	y, err := ops.Polynomial(x, 1, 2, 3, 4) // x³ + 2x² + 3x + 4, one fused kernel
+	y, err := ops.Polynomial(ctx, x, 1, 2, 3, 4) // x³ + 2x² + 3x + 4, one fused kernel
 	if err != nil {
 		return err
 	}
-	n, err := ops.Norm(y)
+	n, err := ops.Norm(ctx, y)
 	if err != nil {
 		return err
 	}
-	if err := n.Backward(); err != nil { // x.Grad() = d‖y‖/dx, on x's device
+	if err := n.Backward(ctx); err != nil { // x.Grad() = d‖y‖/dx, on x's device
 		return err
 	}
 	norm, err := n.Float32s()

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
 
 func TestRun(t *testing.T) {
 	var out strings.Builder
-	if err := run(&out); err != nil {
+	if err := run(context.Background(), &out); err != nil {
 		t.Fatal(err)
 	}
 	// p(x) = [10 26 58 112], ‖p‖ = √16684; d‖p‖/dx = p·p'/‖p‖ with p'(x) = [10 23 42 67].

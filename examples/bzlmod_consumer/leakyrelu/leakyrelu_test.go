@@ -3,265 +3,67 @@ package leakyrelu
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 const slope = 0.125
 
-// inputs returns a contiguous and a transposed (non-contiguous) view of the same data, in [-0.5, 0.5).
-func inputs(t *testing.T, seed uint64, dtype ops.DType, rows, cols int) []*ops.Tensor {
-	t.Helper()
-	x, err := ops.Rand(seed, dtype, rows, cols)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if x, err = ops.AddScalar(x, -0.5); err != nil {
-		t.Fatal(err)
-	}
-	xt, err := x.Transpose(0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []*ops.Tensor{x, xt}
-}
-
-func refLeaky(v float64) float64 {
+func leaky(v float64) float64 {
 	if v > 0 {
 		return v
 	}
 	return slope * v
 }
 
-// equal compares with a float64 reference: exact for float64, within one rounding for float32.
-func equal(t *testing.T, what string, dtype ops.DType, got, want []float64) {
-	t.Helper()
-	tol := 0.0
-	if dtype == ops.Float32 {
-		tol = 0x1p-23
+// forward and backward are the two ops for the op test kit (rules_cuda_go's ops/optest): each
+// with its reference in float64, its number of inputs and its dtypes.
+var (
+	forward = optest.Spec{
+		Name:   "LeakyRelu",
+		Call:   func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return LeakyRelu(ctx, in[0], slope) },
+		Ref:    optest.Elementwise(func(v []float64) float64 { return leaky(v[0]) }),
+		Inputs: 1,
+		DTypes: []ops.DType{ops.Float32, ops.Float64},
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d elements, want %d", what, len(got), len(want))
-	}
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > tol*math.Abs(want[i]) {
-			t.Fatalf("%s: element %d = %v, want %v", what, i, got[i], want[i])
-		}
-	}
-}
-
-// check runs LeakyRelu and LeakyReluBackward on x (and g, x's shape) on their device and compares
-// them with the reference.
-func check(t *testing.T, x, g *ops.Tensor) {
-	t.Helper()
-	xs, _ := x.Float64s()
-	gs, _ := g.Float64s()
-	y, err := LeakyRelu(x, slope)
-	if err != nil {
-		t.Fatalf("LeakyRelu: %v", err)
-	}
-	if y.Device() != x.Device() {
-		t.Fatalf("LeakyRelu ran on %v, input on %v", y.Device(), x.Device())
-	}
-	want := make([]float64, len(xs))
-	for i, v := range xs {
-		want[i] = refLeaky(v)
-	}
-	got, _ := y.Float64s()
-	equal(t, "LeakyRelu "+x.Device().String(), x.DType(), got, want)
-
-	gx, err := LeakyReluBackward(g, x, slope)
-	if err != nil {
-		t.Fatalf("LeakyReluBackward: %v", err)
-	}
-	for i, v := range xs {
-		want[i] = gs[i]
-		if v <= 0 {
-			want[i] = slope * gs[i]
-		}
-	}
-	got, _ = gx.Float64s()
-	equal(t, "LeakyReluBackward "+x.Device().String(), x.DType(), got, want)
-}
-
-var shapes = [][2]int{{0, 3}, {1, 1}, {7, 5}, {1023, 3}}
-
-func TestLeakyReluCPU(t *testing.T) {
-	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
-		for _, shape := range shapes {
-			xs := inputs(t, 1, dtype, shape[0], shape[1])
-			gs := inputs(t, 2, dtype, shape[0], shape[1])
-			for i := range xs {
-				check(t, xs[i], gs[i])
+	backward = optest.Spec{
+		Name: "LeakyReluBackward",
+		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+			return LeakyReluBackward(ctx, in[0], in[1], slope)
+		},
+		Ref: optest.Elementwise(func(v []float64) float64 { // v = g, x
+			if v[1] > 0 {
+				return v[0]
 			}
-		}
+			return slope * v[0]
+		}),
+		Inputs: 2,
+		DTypes: []ops.DType{ops.Float32, ops.Float64},
 	}
-}
+)
 
-func TestLeakyReluGradCheck(t *testing.T) {
-	for _, x := range inputs(t, 3, ops.Float64, 3, 4) {
-		x = x.Detach()
-		if err := x.SetRequiresGrad(true); err != nil {
-			t.Fatal(err)
-		}
-		f := func(in []*ops.Tensor) (*ops.Tensor, error) { return LeakyRelu(in[0], slope) }
-		if err := ops.GradCheck(f, []*ops.Tensor{x}, ops.GradCheckOptions{}); err != nil {
-			t.Errorf("GradCheck LeakyRelu %v: %v", x.Strides(), err)
-		}
-	}
-	// The backward op is differentiable too (in g; x gets no gradient). g is a transposed view.
-	g := inputs(t, 4, ops.Float64, 3, 4)[1].Detach()
-	x := inputs(t, 5, ops.Float64, 4, 3)[0].Detach()
-	_ = g.SetRequiresGrad(true)
-	_ = x.SetRequiresGrad(true)
-	f := func(in []*ops.Tensor) (*ops.Tensor, error) { return LeakyReluBackward(in[0], in[1], slope) }
-	if err := ops.GradCheck(f, []*ops.Tensor{g, x}, ops.GradCheckOptions{}); err != nil {
-		t.Errorf("GradCheck LeakyReluBackward: %v", err)
-	}
-}
+// TestLeakyRelu checks the op against its reference on both dtypes and every layout, its gradient
+// (GradCheck), its errors, and the same on the GPU, on the default stream and on one of its own.
+func TestLeakyRelu(t *testing.T) { optest.Run(t, forward) }
 
-// Composes with the library's ops and autograd: the gradient of ops.Norm(LeakyRelu(x)).
-func TestLeakyReluWithLibraryOps(t *testing.T) {
-	x := inputs(t, 6, ops.Float64, 4, 4)[0].Detach()
-	_ = x.SetRequiresGrad(true)
-	if err := ops.GradCheck(func(in []*ops.Tensor) (*ops.Tensor, error) {
-		y, err := LeakyRelu(in[0], slope)
-		if err != nil {
-			return nil, err
-		}
-		return ops.Norm(y)
-	}, []*ops.Tensor{x}, ops.GradCheckOptions{}); err != nil {
-		t.Error(err)
-	}
-}
+// TestLeakyReluBackward checks the backward op the same way; its GradCheck is LeakyRelu's second
+// derivative.
+func TestLeakyReluBackward(t *testing.T) { optest.Run(t, backward) }
 
-func TestLeakyReluCUDA(t *testing.T) {
-	if ok, err := cuda.Available(); !ok {
-		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
-	}
-	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
-		for _, shape := range append(shapes, [2]int{1 << 10, 1<<10 + 3}) {
-			xs := inputs(t, 7, dtype, shape[0], shape[1])
-			gs := inputs(t, 8, dtype, shape[0], shape[1])
-			for i := range xs {
-				xd, err := xs[i].To(ops.CUDA(0))
-				if err != nil {
-					t.Fatal(err)
-				}
-				gd, err := gs[i].To(ops.CUDA(0))
-				if err != nil {
-					t.Fatal(err)
-				}
-				check(t, xd, gd)
-			}
-		}
-	}
-	// The backward runs on the GPU too.
-	xd, err := inputs(t, 9, ops.Float64, 5, 6)[1].To(ops.CUDA(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	xd = xd.Detach()
-	_ = xd.SetRequiresGrad(true)
-	if err := ops.GradCheck(func(in []*ops.Tensor) (*ops.Tensor, error) { return LeakyRelu(in[0], slope) },
-		[]*ops.Tensor{xd}, ops.GradCheckOptions{}); err != nil {
-		t.Errorf("GradCheck on CUDA: %v", err)
-	}
-}
-
-func TestLeakyReluBadInput(t *testing.T) {
-	if _, err := LeakyRelu(nil, slope); !errors.Is(err, ops.ErrNil) {
-		t.Errorf("LeakyRelu(nil) = %v, want ErrNil", err)
-	}
+// TestLeakyReluArgs checks what is the op's own: its slope and its two inputs' shapes.
+func TestLeakyReluArgs(t *testing.T) {
+	ctx := context.Background()
 	x, _ := ops.Zeros(ops.Float32, 3)
-	if _, err := LeakyRelu(x, math.NaN()); !errors.Is(err, ops.ErrArg) {
+	if _, err := LeakyRelu(ctx, x, math.NaN()); !errors.Is(err, ops.ErrArg) {
 		t.Errorf("LeakyRelu(x, NaN) = %v, want ErrArg", err)
 	}
 	g, _ := ops.Zeros(ops.Float32, 4)
-	if _, err := LeakyReluBackward(g, x, slope); !errors.Is(err, ops.ErrShape) {
+	if _, err := LeakyReluBackward(ctx, g, x, slope); !errors.Is(err, ops.ErrShape) {
 		t.Errorf("LeakyReluBackward(shape [4], shape [3]) = %v, want ErrShape", err)
-	}
-	g64, _ := ops.Zeros(ops.Float64, 3)
-	if _, err := LeakyReluBackward(g64, x, slope); !errors.Is(err, ops.ErrDType) {
-		t.Errorf("LeakyReluBackward(float64, float32) = %v, want ErrDType", err)
-	}
-	x.Free()
-	if _, err := LeakyRelu(x, slope); !errors.Is(err, ops.ErrFreed) {
-		t.Errorf("LeakyRelu(freed) = %v, want ErrFreed", err)
 	}
 }
 
-// TestLeakyReluOnStream runs LeakyRelu on a non-blocking stream chosen with cuda.WithStream, on inputs
-// made on the default stream, and its backward (which runs on the forward's stream), against the
-// same computation on the CPU.
-func TestLeakyReluOnStream(t *testing.T) {
-	if ok, err := cuda.Available(); !ok {
-		t.Skipf("no CUDA device, skipped the GPU part: %v", err)
-	}
-	s, err := cuda.NewStream(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := cuda.WithStream(context.Background(), s)
-	// run computes f's output and the gradients of its L2 norm with respect to the inputs.
-	run := func(ctx context.Context, dev ops.Device, in []*ops.Tensor) (out []float64, grads [][]float64) {
-		t.Helper()
-		var ds []*ops.Tensor
-		for _, x := range in {
-			d, err := x.To(dev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d = d.Detach()
-			if err := d.SetRequiresGrad(true); err != nil {
-				t.Fatal(err)
-			}
-			ds = append(ds, d)
-		}
-		y, err := LeakyReluContext(ctx, ds[0], slope)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st, ok := y.Storage().(*cuda.Storage); ok && st.Stream() != cuda.StreamFrom(ctx, 0) {
-			t.Fatalf("output on %v, want %v", st.Stream(), cuda.StreamFrom(ctx, 0))
-		}
-		n, err := ops.NormContext(ctx, y)
-		if err == nil {
-			err = n.Backward()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out, err = y.Float64s(); err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range ds {
-			g, err := d.Grad().Float64s()
-			if err != nil {
-				t.Fatal(err)
-			}
-			grads = append(grads, g)
-		}
-		return out, grads
-	}
-	in := inputs(t, 9, ops.Float64, 300, 301)[1:] // a transposed view
-	gotY, gotG := run(ctx, ops.CUDA(0), in)
-	wantY, wantG := run(context.Background(), ops.CPU, in)
-	near := func(what string, got, want []float64) {
-		t.Helper()
-		for i := range want {
-			if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
-				t.Fatalf("%s[%d] = %v on the GPU, %v on the CPU", what, i, got[i], want[i])
-			}
-		}
-	}
-	near("output", gotY, wantY)
-	for i := range wantG {
-		near(fmt.Sprintf("gradient %d", i), gotG[i], wantG[i])
-	}
-}
+func BenchmarkLeakyRelu(b *testing.B) { optest.Benchmark(b, forward, []int{1 << 20}) }

@@ -3,9 +3,10 @@
 // PTX text (as nvcc -cubin/-fatbin/-ptx writes them); PTX is compiled by the driver for the GPU at
 // hand. Loading and launching go through the CUDA driver API in the device's primary context, the
 // one the CUDA runtime behind ops/cuda uses, so kernels read and write the memory of CUDA tensors
-// directly. Kernels launch on the stream chosen with cuda.WithStream (Kernel.LaunchContext) or on a
-// given stream (Kernel.LaunchOn), ordered with ops like an op's kernel: after the work that
-// produced their tensor arguments on other streams, and before the later work of those streams.
+// directly. Kernel.Launch(ctx, ...) queues a kernel on the stream the context chooses
+// (cuda.WithStream; the device's default stream for context.Background()), ordered with ops like
+// an op's kernel: after the work that produced its tensor arguments on other streams, and before
+// the later work of those streams.
 //
 // Nothing here links the driver: its entry points come from the CUDA runtime (static by default),
 // which loads libcuda.so.1 on first use. A program that imports this package starts on a machine
@@ -214,34 +215,20 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	return &Kernel{m: m, name: name, fn: fn}, nil
 }
 
-// Launch is LaunchContext with context.Background(): it enqueues the kernel on the module's
-// device's default stream.
-func (k *Kernel) Launch(grid, block Dim3, sharedMem int, args ...any) error {
-	return k.LaunchContext(context.Background(), grid, block, sharedMem, args...)
-}
-
-// LaunchContext enqueues the kernel on the stream ctx chooses for the module's device
-// (cuda.WithStream; the device's default stream when ctx names none); see LaunchOn.
-func (k *Kernel) LaunchContext(ctx context.Context, grid, block Dim3, sharedMem int, args ...any) error {
-	return k.LaunchOn(opscuda.StreamFrom(ctx, k.m.device), grid, block, sharedMem, args...)
-}
-
-// LaunchOn enqueues the kernel on stream s of the module's device. Like an op's kernel, the
-// launch waits (on the device) for the work queued so far on the streams of its tensor
-// arguments, their memory is kept until the kernel has run, and the later work of those streams
-// waits for the kernel (it may have written them). Arguments, in the kernel's parameter order:
+// Launch queues the kernel on the stream ctx chooses for the module's device (cuda.WithStream;
+// the device's default stream when ctx names none). Like an op's kernel, the launch waits (on the
+// device) for the work queued so far on the streams of its tensor arguments, their memory is kept
+// until the kernel has run, and the later work of those streams waits for the kernel (it may have
+// written them): cuda.NewLaunch and Launch.Check. Arguments, in the kernel's parameter order:
 //   - *ops.Tensor: a contiguous CUDA tensor on the module's device, passed as a pointer to its
 //     first element (call Contiguous first for views);
 //   - float32, float64, int32, int64, int, uint32, uint64, uintptr: passed by value.
 //
 // Grid and block sizes and sharedMem must be in [0, 2^32) (zero sizes count as 1). Errors from
 // the kernel's execution show at the next synchronisation (ops.Synchronize).
-func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, args ...any) error {
-	if s == nil {
-		return fmt.Errorf("inline: launching %s: nil stream: %w", k.name, ops.ErrNil)
-	}
-	if s.Device() != k.m.Device() {
-		return fmt.Errorf("inline: launching %s on %v: the module is on %v: %w", k.name, s, k.m.Device(), ops.ErrDevice)
+func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, args ...any) error {
+	if ctx == nil {
+		return fmt.Errorf("inline: launching %s: context is nil (use context.Background()): %w", k.name, ops.ErrArg)
 	}
 	gx, gy, gz := grid.xyz()
 	bx, by, bz := block.xyz()
@@ -252,22 +239,36 @@ func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, ar
 	}
 	params := make([]uint64, len(args))
 	var tensors []*ops.Tensor
+	var at []int // the parameter of each tensor
 	for i, a := range args {
+		if t, ok := a.(*ops.Tensor); ok {
+			if err := k.checkTensor(i, t); err != nil {
+				return err
+			}
+			tensors, at = append(tensors, t), append(at, i)
+			continue
+		}
 		v, err := k.param(i, a)
 		if err != nil {
 			return err
 		}
 		params[i] = v
-		if t, ok := a.(*ops.Tensor); ok {
-			tensors = append(tensors, t)
+	}
+	stream := opscuda.StreamFrom(ctx, k.m.device).Handle()
+	var l *opscuda.Launch
+	if len(tensors) > 0 {
+		var err error
+		if l, err = opscuda.NewLaunch(ctx, tensors...); err != nil {
+			return fmt.Errorf("inline: launching %s: %w", k.name, err)
 		}
+		for j, i := range at {
+			params[i] = uint64(l.Ptr[j])
+		}
+		stream = l.Stream
 	}
 	var p *C.ulonglong
 	if len(params) > 0 {
 		p = (*C.ulonglong)(unsafe.Pointer(&params[0]))
-	}
-	if err := s.Use(tensors...); err != nil {
-		return fmt.Errorf("inline: launching %s: %w", k.name, err)
 	}
 	k.m.mu.Lock()
 	defer k.m.mu.Unlock()
@@ -275,12 +276,17 @@ func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, ar
 		return ErrClosed
 	}
 	code := C.inline_launch(k.m.ctx, k.fn, C.uint(gx), C.uint(gy), C.uint(gz), C.uint(bx), C.uint(by), C.uint(bz),
-		C.uint(sharedMem), C.inline_handle(s.Handle()), p, C.int(len(params)))
+		C.uint(sharedMem), C.inline_handle(stream), p, C.int(len(params)))
 	if err := driverCheck("cuLaunchKernel", code); err != nil {
-		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem, s, err)
+		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem,
+			opscuda.StreamFrom(ctx, k.m.device), err)
 	}
-	if err := s.Publish(tensors...); err != nil {
-		return fmt.Errorf("inline: after launching %s: %w", k.name, err)
+	if l != nil {
+		// The launch succeeded (its CUresult was checked above): Check(0) orders the tensors'
+		// streams after it.
+		if err := l.Check(k.name, 0); err != nil {
+			return fmt.Errorf("inline: after launching %s: %w", k.name, err)
+		}
 	}
 	return nil
 }
@@ -289,8 +295,6 @@ func (k *Kernel) LaunchOn(s *opscuda.Stream, grid, block Dim3, sharedMem int, ar
 // sit in the low bytes, which is where a little-endian kernel reads them.
 func (k *Kernel) param(i int, a any) (uint64, error) {
 	switch v := a.(type) {
-	case *ops.Tensor:
-		return k.tensorParam(i, v)
 	case float32:
 		return uint64(math.Float32bits(v)), nil
 	case float64:
@@ -312,19 +316,16 @@ func (k *Kernel) param(i int, a any) (uint64, error) {
 	}
 }
 
-func (k *Kernel) tensorParam(i int, t *ops.Tensor) (uint64, error) {
+// checkTensor checks tensor argument i: non-nil, contiguous and on the module's device.
+func (k *Kernel) checkTensor(i int, t *ops.Tensor) error {
 	if t == nil {
-		return 0, fmt.Errorf("inline: %s: argument %d is a nil tensor: %w", k.name, i, ops.ErrNil)
+		return fmt.Errorf("inline: %s: argument %d is a nil tensor: %w", k.name, i, ops.ErrNil)
 	}
 	if d := t.Device(); d != k.m.Device() {
-		return 0, fmt.Errorf("inline: %s: argument %d is on %v, the module is on %v: %w", k.name, i, d, k.m.Device(), ops.ErrDevice)
+		return fmt.Errorf("inline: %s: argument %d is on %v, the module is on %v: %w", k.name, i, d, k.m.Device(), ops.ErrDevice)
 	}
 	if !t.IsContiguous() {
-		return 0, fmt.Errorf("inline: %s: argument %d (shape %v, strides %v) is not contiguous; pass t.Contiguous(): %w", k.name, i, t.Shape(), t.Strides(), ops.ErrArg)
+		return fmt.Errorf("inline: %s: argument %d (shape %v, strides %v) is not contiguous; pass t.Contiguous(ctx): %w", k.name, i, t.Shape(), t.Strides(), ops.ErrArg)
 	}
-	st, ok := t.Storage().(*opscuda.Storage)
-	if !ok {
-		return 0, fmt.Errorf("inline: %s: argument %d has no CUDA storage (freed?): %w", k.name, i, ops.ErrFreed)
-	}
-	return uint64(st.Ptr() + uintptr(t.Offset()*t.DType().Size())), nil
+	return nil
 }

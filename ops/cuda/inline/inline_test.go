@@ -63,6 +63,7 @@ func TestLoadErrors(t *testing.T) {
 
 func TestLoadAndLaunch(t *testing.T) {
 	requireGPU(t)
+	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "scale_add.fatbin")
 	if err := os.WriteFile(path, image, 0o644); err != nil {
 		t.Fatal(err)
@@ -89,20 +90,24 @@ func TestLoadAndLaunch(t *testing.T) {
 	}
 	const n = 1<<20 + 3
 	x := tensor(t)(ops.Rand(7, ops.Float32, n))
-	xd := tensor(t)(x.To(ops.CUDA(0)))
+	xd := tensor(t)(x.To(ctx, ops.CUDA(0)))
 	// y starts as the CUDA result of an ops kernel, so ordering with ops/cuda's stream is exercised.
-	yd := tensor(t)(ops.AddScalar(xd, 1))
-	if err := k.Launch(inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(3), float32(0.5), int64(n)); err != nil {
+	yd := tensor(t)(ops.AddScalar(ctx, xd, 1))
+	if err := k.Launch(ctx, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(3), float32(0.5), int64(n)); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
+	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
 		t.Errorf("Launch with a CPU tensor = %v, want ErrDevice", err)
 	}
-	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, "oops"); err == nil {
+	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, "oops"); err == nil {
 		t.Errorf("Launch with a string argument succeeded")
 	}
-	if err := k.Launch(inline.Dim3{X: -1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
+	if err := k.Launch(ctx, inline.Dim3{X: -1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
 		t.Errorf("Launch with a negative grid = %v, want ErrArg", err)
+	}
+	var noCtx context.Context
+	if err := k.Launch(noCtx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
+		t.Errorf("Launch with a nil context = %v, want ErrArg", err)
 	}
 	got := float32s(t, yd)
 	want := float32s(t, x)
@@ -117,7 +122,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Errorf("second Close = %v, want nil", err)
 	}
-	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, inline.ErrClosed) {
+	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, inline.ErrClosed) {
 		t.Errorf("Launch after Close = %v, want ErrClosed", err)
 	}
 	if _, err := m.Kernel("scale_add"); !errors.Is(err, inline.ErrClosed) {
@@ -145,29 +150,30 @@ func TestLaunchOnStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ctx := cuda.WithStream(context.Background(), s)
-	xd := tensor(t)(x.To(ops.CUDA(0)))                // default stream
-	yd := tensor(t)(ops.AddScalarContext(ctx, xd, 1)) // on s, after the copy
+	bg := context.Background()
+	ctx := cuda.WithStream(bg, s)
+	xd := tensor(t)(x.To(bg, ops.CUDA(0)))     // default stream
+	yd := tensor(t)(ops.AddScalar(ctx, xd, 1)) // on s, after the copy
 	// On s: y = 2*x + 1 (after AddScalar's y = x + 1 on s).
-	if err := k.LaunchContext(ctx, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), float32(1), int64(n)); err != nil {
+	if err := k.Launch(ctx, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), float32(1), int64(n)); err != nil {
 		t.Fatal(err)
 	}
-	zd := tensor(t)(ops.AddScalar(yd, 0.25)) // default stream: waits for s's launch on y
+	zd := tensor(t)(ops.AddScalar(bg, yd, 0.25)) // default stream: waits for s's launch on y
 	// A launch on the default stream that writes y, a tensor of s: s's later work waits for it.
-	if err := k.Launch(inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(4), float32(0), int64(n)); err != nil {
+	if err := k.Launch(bg, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(4), float32(0), int64(n)); err != nil {
 		t.Fatal(err)
 	}
-	wd := tensor(t)(ops.AddScalarContext(ctx, yd, 0.5)) // on s: 4*x + 0.5
+	wd := tensor(t)(ops.AddScalar(ctx, yd, 0.5)) // on s: 4*x + 0.5
 	other, err := cuda.NewStream(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if err := k.LaunchOn(other, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
-		t.Errorf("LaunchOn with a CPU tensor = %v, want ErrDevice", err)
+	if err := k.Launch(cuda.WithStream(bg, other), inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
+		t.Errorf("Launch with a CPU tensor = %v, want ErrDevice", err)
 	}
-	if err := k.LaunchOn(nil, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0); !errors.Is(err, ops.ErrNil) {
-		t.Errorf("LaunchOn(nil stream) = %v, want ErrNil", err)
+	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, (*ops.Tensor)(nil)); !errors.Is(err, ops.ErrNil) {
+		t.Errorf("Launch with a nil tensor = %v, want ErrNil", err)
 	}
 	z := float32s(t, zd)
 	w := float32s(t, wd)
@@ -180,7 +186,7 @@ func TestLaunchOnStream(t *testing.T) {
 			t.Fatalf("on a stream: w[%d] = %v, want %v", i, w[i], v)
 		}
 	}
-	if err := cuda.Synchronize(ctx, ops.CUDA(0)); err != nil {
+	if err := s.Synchronize(ctx); err != nil {
 		t.Fatal(err)
 	}
 }

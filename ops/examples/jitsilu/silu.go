@@ -13,7 +13,7 @@
 //		_ "github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu/gpu" // CUDA kernels
 //	)
 //
-//	y, err := jitsilu.SiLU(xd) // xd on ops.CUDA(0): compiled once, then read from the cache
+//	y, err := jitsilu.SiLU(ctx, xd) // xd on ops.CUDA(0): compiled once, then read from the cache
 package jitsilu
 
 import (
@@ -98,39 +98,37 @@ func Program() jit.Program {
 var siluOp = ops.RegisterOp(ops.OpDef{
 	Name:  "SiLU",
 	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
-	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) { return in[0].Shape(), nil },
+	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) { return in[0].Shape(), nil },
 	// The backward runs with the forward's context: on a GPU, on the forward's stream.
-	BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := siluBackwardOp.CallContext(ctx, []*ops.Tensor{g, in[0]}, nil)
+	Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := SiLUBackward(ctx, g, in[0])
 		return []*ops.Tensor{gx}, err
 	},
-	CPU: forwardCPU,
+	CPU: ops.ContiguousInputs(forwardCPU),
 })
 
 var siluBackwardOp = ops.RegisterOp(ops.OpDef{
 	Name: "SiLUBackward",
 	Args: []ops.Arg{{Name: "gradOut", Kind: ops.KindTensor}, {Name: "x", Kind: ops.KindTensor}},
-	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
 		if !slices.Equal(in[0].Shape(), in[1].Shape()) {
 			return nil, fmt.Errorf("gradOut has shape %v, x has shape %v: they must match", in[0].Shape(), in[1].Shape())
 		}
 		return in[1].Shape(), nil
 	},
-	CPU: backwardCPU,
+	CPU: ops.ContiguousInputs(backwardCPU),
 })
 
-// SiLU returns x * sigmoid(x) elementwise, on x's device; it records itself for autograd.
-func SiLU(x *ops.Tensor) (*ops.Tensor, error) { return siluOp.Call([]*ops.Tensor{x}, nil) }
-
-// SiLUContext is SiLU queued where ctx says (with ops/cuda, on the stream of cuda.WithStream).
-func SiLUContext(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
-	return siluOp.CallContext(ctx, []*ops.Tensor{x}, nil)
+// SiLU returns x * sigmoid(x) elementwise, on x's device, queued where ctx says (with ops/cuda, on
+// the stream of cuda.WithStream); it records itself for autograd.
+func SiLU(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+	return siluOp.Call(ctx, []*ops.Tensor{x}, ops.Args{})
 }
 
 // SiLUBackward returns gradOut * d/dx SiLU(x), the gradient of SiLU's input; gradOut and x must
 // have the same shape.
-func SiLUBackward(gradOut, x *ops.Tensor) (*ops.Tensor, error) {
-	return siluBackwardOp.Call([]*ops.Tensor{gradOut, x}, nil)
+func SiLUBackward(ctx context.Context, gradOut, x *ops.Tensor) (*ops.Tensor, error) {
+	return siluBackwardOp.Call(ctx, []*ops.Tensor{gradOut, x}, ops.Args{})
 }
 
 // Silu is the forward function in float64, the reference of the kernels.
@@ -142,52 +140,40 @@ func SiluGrad(v float64) float64 {
 	return s * (1 + v*(1-s))
 }
 
-// forwardCPU: out is fresh and contiguous; x may be any view.
-func forwardCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+// forwardCPU: out is fresh and contiguous, and so is x (ops.ContiguousInputs).
+func forwardCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	return elementwiseCPU("SiLU", out, in, func(v []float64) float64 { return Silu(v[0]) })
 }
 
-func backwardCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func backwardCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	return elementwiseCPU("SiLUBackward", out, in, func(v []float64) float64 { return v[0] * SiluGrad(v[1]) })
 }
 
 // elementwiseCPU computes out[i] = f(in[0][i], in[1][i], ...) in float64, rounding once to out's
-// dtype; the inputs are made contiguous first.
+// dtype; out and the inputs are contiguous.
 func elementwiseCPU(op string, out *ops.Tensor, in []*ops.Tensor, f func([]float64) float64) error {
 	if err := CheckDType(op, out.DType()); err != nil {
 		return err
 	}
-	srcs := make([]*ops.CPUStorage, len(in))
-	offs := make([]int, len(in))
-	for i, t := range in {
-		c, err := t.Contiguous()
-		if err != nil {
-			return err
-		}
-		st, ok := c.Storage().(*ops.CPUStorage)
-		if !ok {
-			return fmt.Errorf("%s: CPU kernel got non-CPU storage for input %d", op, i)
-		}
-		srcs[i], offs[i] = st, c.Offset()
-	}
-	dst, ok := out.Storage().(*ops.CPUStorage)
-	if !ok {
-		return fmt.Errorf("%s: CPU kernel got non-CPU storage for its output", op)
-	}
-	v := make([]float64, len(in))
-	for i := range out.Numel() {
-		for j, st := range srcs {
-			if out.DType() == ops.Float32 {
-				v[j] = float64(st.Float32()[offs[j]+i])
-			} else {
-				v[j] = st.Float64()[offs[j]+i]
-			}
-		}
-		if out.DType() == ops.Float32 {
-			dst.Float32()[i] = float32(f(v))
-		} else {
-			dst.Float64()[i] = f(v)
-		}
+	if out.DType() == ops.Float32 {
+		apply(ops.HostView[float32](out), in, f)
+	} else {
+		apply(ops.HostView[float64](out), in, f)
 	}
 	return nil
+}
+
+// apply runs f over the elements of the contiguous CPU tensors in, into dst.
+func apply[T float32 | float64](dst []T, in []*ops.Tensor, f func([]float64) float64) {
+	srcs := make([][]T, len(in))
+	for j, t := range in {
+		srcs[j] = ops.HostView[T](t)
+	}
+	v := make([]float64, len(in))
+	for i := range dst {
+		for j, src := range srcs {
+			v[j] = float64(src[i])
+		}
+		dst[i] = T(f(v))
+	}
 }

@@ -20,41 +20,33 @@ import (
 var squareOp = ops.RegisterOp(ops.OpDef{
 	Name: "Square",
 	Args: []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
-	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
 		return in[0].Shape(), nil
 	},
 	// d(x²)/dx = 2x, computed with ops so it runs on the tensors' device:
 	// PolynomialBackward(g, x, a=0, b=1, c=0) = g*(3*0*x² + 2*1*x + 0).
 	// With the forward's context, so on a GPU it runs on the forward's stream.
-	BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := ops.PolynomialBackwardContext(ctx, g, in[0], 0, 1, 0)
+	Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
+		gx, err := ops.PolynomialBackward(ctx, g, in[0], 0, 1, 0)
 		return []*ops.Tensor{gx}, err
 	},
-	CPU: squareCPU,
+	// Both kernels index x linearly: ops.ContiguousInputs hands them x made contiguous.
+	CPU: ops.ContiguousInputs(squareCPU),
 })
 
 func init() {
-	ops.RegisterKernel("Square", ops.DeviceCUDA, squareCUDA)
+	ops.RegisterKernel("Square", ops.DeviceCUDA, ops.ContiguousInputs(squareCUDA))
 }
 
-// Square returns x*x elementwise, on x's device; it records itself for autograd.
-func Square(x *ops.Tensor) (*ops.Tensor, error) {
-	return squareOp.Call([]*ops.Tensor{x}, nil)
+// Square returns x*x elementwise, on x's device, queued where ctx says (with ops/cuda, on the
+// stream of cuda.WithStream); it records itself for autograd.
+func Square(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+	return squareOp.Call(ctx, []*ops.Tensor{x}, ops.Args{})
 }
 
-// SquareContext is Square queued where ctx says (with ops/cuda, on the stream of cuda.WithStream).
-func SquareContext(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
-	return squareOp.CallContext(ctx, []*ops.Tensor{x}, nil)
-}
-
-// squareCPU is the CPU kernel: out is fresh and contiguous; x may be any view. It dispatches over
-// the four dtypes; the 16-bit ones compute in float32 and round the result to nearest even.
-func squareCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	in, release, err := ops.ContiguousAll(context.Background(), in...)
-	if err != nil {
-		return err
-	}
-	defer release()
+// squareCPU is the CPU kernel: out is fresh and contiguous, and so is x. It dispatches over the
+// four dtypes; the 16-bit ones compute in float32 and round the result to nearest even.
+func squareCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	switch out.DType() {
 	case ops.Float32:
 		squareSlice(ops.HostView[float32](out), ops.HostView[float32](in[0]))
@@ -84,13 +76,13 @@ func squareSlice[T float32 | float64](y, x []T) {
 	}
 }
 
-// squareCUDA is the CUDA kernel: cuda.NewLaunch gives the output's stream (the one the op was
-// called with), the C ABI's dtype code and the device addresses of x (made contiguous) and out.
-func squareCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	l, err := cuda.NewLaunch(out, in[0])
+// squareCUDA is the CUDA kernel: cuda.NewLaunch gives the op's stream (its context's), the C
+// ABI's dtype code and the device addresses of out and x.
+func squareCUDA(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
+	l, err := cuda.NewLaunch(ctx, out, in[0])
 	if err != nil {
 		return err
 	}
-	return l.Done("square kernel", int(C.square_launch(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
-		C.ulonglong(l.In[0]), C.ulonglong(l.Out), C.longlong(l.N))))
+	return l.Check("square kernel", int(C.square_launch(C.ulonglong(l.Stream), C.int(l.Device), C.int(l.DType),
+		C.ulonglong(l.Ptr[1]), C.ulonglong(l.Ptr[0]), C.longlong(l.N))))
 }

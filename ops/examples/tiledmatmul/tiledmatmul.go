@@ -20,7 +20,10 @@ import (
 var tiledOp = ops.RegisterOp(ops.OpDef{
 	Name: "TiledMatMul",
 	Args: []ops.Arg{{Name: "a", Kind: ops.KindTensor}, {Name: "b", Kind: ops.KindTensor}},
-	Shape: func(in []*ops.Tensor, _ []float64) ([]int, error) {
+	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
+		if err := checkDType(in[0].DType()); err != nil {
+			return nil, err
+		}
 		a, b := in[0].Shape(), in[1].Shape()
 		if len(a) != 2 {
 			return nil, fmt.Errorf("a has shape %v, expected 2-D [M K]", a)
@@ -34,7 +37,7 @@ var tiledOp = ops.RegisterOp(ops.OpDef{
 		return []int{a[0], b[1]}, nil
 	},
 	// dA = g·Bᵀ, dB = Aᵀ·g (transposes as views), on the forward's stream.
-	BackwardContext: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ []float64, _ *ops.Tensor) ([]*ops.Tensor, error) {
+	Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
 		bt, err := in[1].Transpose(0, 1)
 		if err != nil {
 			return nil, err
@@ -43,14 +46,14 @@ var tiledOp = ops.RegisterOp(ops.OpDef{
 		if err != nil {
 			return nil, err
 		}
-		ga, err := ops.MatMulContext(ctx, g, bt)
+		ga, err := ops.MatMul(ctx, g, bt)
 		if err != nil {
 			return nil, err
 		}
-		gb, err := ops.MatMulContext(ctx, at, g)
+		gb, err := ops.MatMul(ctx, at, g)
 		return []*ops.Tensor{ga, gb}, err
 	},
-	CPU: tiledCPU,
+	CPU: ops.ContiguousInputs(tiledCPU),
 })
 
 func init() {
@@ -58,28 +61,27 @@ func init() {
 }
 
 // TiledMatMul returns a [M, K] x b [K, N] as a new contiguous [M, N] tensor, on the inputs'
-// device; it records itself for autograd.
-func TiledMatMul(a, b *ops.Tensor) (*ops.Tensor, error) {
-	return tiledOp.Call([]*ops.Tensor{a, b}, nil)
+// device, queued where ctx says (on a GPU, on the stream of cuda.WithStream); it records itself
+// for autograd.
+func TiledMatMul(ctx context.Context, a, b *ops.Tensor) (*ops.Tensor, error) {
+	return tiledOp.Call(ctx, []*ops.Tensor{a, b}, ops.Args{})
 }
 
-// TiledMatMulContext is TiledMatMul queued where ctx says (on a GPU, the stream of
-// cuda.WithStream).
-func TiledMatMulContext(ctx context.Context, a, b *ops.Tensor) (*ops.Tensor, error) {
-	return tiledOp.CallContext(ctx, []*ops.Tensor{a, b}, nil)
-}
-
-// tiledCPU is the CPU kernel: a triple loop accumulating in float64.
-func tiledCPU(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	in, release, err := ops.ContiguousAll(context.Background(), in...)
-	if err != nil {
-		return err
-	}
-	defer release()
+// tiledCPU is the CPU kernel (inputs made contiguous): a triple loop accumulating in float64.
+func tiledCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	if out.DType() == ops.Float32 {
 		mm(ops.HostView[float32](out), ops.HostView[float32](in[0]), ops.HostView[float32](in[1]), in[0].Shape()[0], in[0].Shape()[1], in[1].Shape()[1])
 	} else {
 		mm(ops.HostView[float64](out), ops.HostView[float64](in[0]), ops.HostView[float64](in[1]), in[0].Shape()[0], in[0].Shape()[1], in[1].Shape()[1])
+	}
+	return nil
+}
+
+// checkDType returns an error wrapping ops.ErrDType unless d is float32 or float64, the dtypes of
+// both kernels (the shape rule checks it, so the kernels only see those).
+func checkDType(d ops.DType) error {
+	if d != ops.Float32 && d != ops.Float64 {
+		return &ops.OpError{Arg: "a", Kind: ops.ErrDType, Detail: fmt.Sprintf("a has dtype %v, expected float32 or float64", d)}
 	}
 	return nil
 }
@@ -96,26 +98,17 @@ func mm[T float32 | float64](c, a, b []T, M, K, N int) {
 	}
 }
 
-// tiledCUDA is the CUDA kernel: ops has ordered the inputs before out's stream (the op's), so the
-// launcher gets that stream, the device addresses and the inputs' strides (no copies).
-func tiledCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
-	if d := out.DType(); d != ops.Float32 && d != ops.Float64 {
-		return fmt.Errorf("tiledmatmul: dtype %v is not supported (float32, float64): %w", d, ops.ErrDType)
-	}
-	s, err := cuda.LaunchStream(out)
+// tiledCUDA is the CUDA kernel: cuda.NewLaunch gives the op's stream, the dtype code and the
+// device addresses; the launcher reads the inputs through their strides (no copies).
+func tiledCUDA(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
+	l, err := cuda.NewLaunch(ctx, out, in[0], in[1])
 	if err != nil {
 		return err
-	}
-	var p [3]uintptr
-	for i, t := range []*ops.Tensor{out, in[0], in[1]} {
-		if p[i], err = cuda.DevicePtr(t); err != nil {
-			return err
-		}
 	}
 	a, b := in[0], in[1]
 	as, bs := a.Strides(), b.Strides()
 	M, K, N := a.Shape()[0], a.Shape()[1], b.Shape()[1]
-	return cuda.LaunchError("TiledMatMul kernel", int(C.tiledmatmul_launch(C.ulonglong(s.Handle()), C.int(s.Device().Index),
-		C.int(cuda.DTypeCode(out.DType())), C.ulonglong(p[0]), C.ulonglong(p[1]), C.longlong(as[0]), C.longlong(as[1]),
-		C.ulonglong(p[2]), C.longlong(bs[0]), C.longlong(bs[1]), C.longlong(M), C.longlong(N), C.longlong(K))))
+	return l.Check("TiledMatMul kernel", int(C.tiledmatmul_launch(C.ulonglong(l.Stream), C.int(l.Device),
+		C.int(l.DType), C.ulonglong(l.Ptr[0]), C.ulonglong(l.Ptr[1]), C.longlong(as[0]), C.longlong(as[1]),
+		C.ulonglong(l.Ptr[2]), C.longlong(bs[0]), C.longlong(bs[1]), C.longlong(M), C.longlong(N), C.longlong(K))))
 }

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -142,6 +143,7 @@ func run(sizes, dtypes, torchJSON, markdown, jsonOut string) error {
 // timeCase returns the milliseconds per call of op on [n, n] inputs of dt (float32 products
 // allowed to use TF32 if tf32) in each of 11 batches, in the order they ran.
 func timeCase(op string, dt ops.DType, tf32 bool, n int) ([]float64, error) {
+	ctx := context.Background()
 	prev := cuda.SetAllowTF32(tf32)
 	defer cuda.SetAllowTF32(prev)
 	s, err := cuda.DefaultStream(0)
@@ -157,7 +159,7 @@ func timeCase(op string, dt ops.DType, tf32 bool, n int) ([]float64, error) {
 	for i, p := range []**ops.Tensor{&a, &b} {
 		x, err := ops.Rand(uint64(i+1), dt, n, n)
 		if err == nil {
-			x, err = x.To(ops.CUDA(0))
+			x, err = x.To(ctx, ops.CUDA(0))
 		}
 		if err != nil {
 			return nil, err
@@ -168,9 +170,9 @@ func timeCase(op string, dt ops.DType, tf32 bool, n int) ([]float64, error) {
 		var c *ops.Tensor
 		var err error
 		if op == "tiled" {
-			c, err = tiledmatmul.TiledMatMul(a, b)
+			c, err = tiledmatmul.TiledMatMul(ctx, a, b)
 		} else {
-			c, err = ops.MatMul(a, b)
+			c, err = ops.MatMul(ctx, a, b)
 		}
 		if err != nil {
 			return err

@@ -173,11 +173,12 @@ func (b *bencher) close() error {
 
 // input returns a fresh 4096-element float32 tensor on cuda:0.
 func input() (*ops.Tensor, error) {
+	ctx := context.Background()
 	x, err := ops.Full(1, ops.Float32, elems)
 	if err != nil {
 		return nil, err
 	}
-	return x.To(ops.CUDA(0))
+	return x.To(ctx, ops.CUDA(0))
 }
 
 // chain queues the 20 ops on the stream of ctx, freeing intermediates; x
@@ -188,9 +189,9 @@ func chain(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
 		var z *ops.Tensor
 		var err error
 		if i%2 == 0 {
-			z, err = ops.AddScalarContext(ctx, y, 0.25)
+			z, err = ops.AddScalar(ctx, y, 0.25)
 		} else {
-			z, err = ops.ScaleContext(ctx, y, 0.5)
+			z, err = ops.Scale(ctx, y, 0.5)
 		}
 		if err != nil {
 			return nil, err
@@ -212,7 +213,7 @@ func chains(ctx context.Context, x *ops.Tensor, n int) error {
 		}
 		y.Free()
 	}
-	return cuda.Synchronize(ctx, ops.CUDA(0))
+	return cuda.StreamFrom(ctx, 0).Synchronize(ctx)
 }
 
 func (b *bencher) oneStream() (float64, error) {
@@ -226,7 +227,7 @@ func (b *bencher) oneStream() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := ops.Synchronize(ops.CUDA(0)); err != nil {
+	if err := ops.Synchronize(context.Background(), ops.CUDA(0)); err != nil {
 		return 0, err
 	}
 	t0 := time.Now()
@@ -237,6 +238,7 @@ func (b *bencher) oneStream() (float64, error) {
 }
 
 func (b *bencher) twoGoroutines(streams bool) (float64, error) {
+	ctx := context.Background()
 	ctxs := make([]context.Context, 2)
 	xs := make([]*ops.Tensor, 2)
 	for i := range ctxs {
@@ -255,7 +257,7 @@ func (b *bencher) twoGoroutines(streams bool) (float64, error) {
 		}
 		xs[i] = x
 	}
-	if err := ops.Synchronize(ops.CUDA(0)); err != nil {
+	if err := ops.Synchronize(ctx, ops.CUDA(0)); err != nil {
 		return 0, err
 	}
 	var wg sync.WaitGroup
@@ -283,7 +285,7 @@ func (b *bencher) twoGoroutines(streams bool) (float64, error) {
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
-	if err := ops.Synchronize(ops.CUDA(0)); err != nil {
+	if err := ops.Synchronize(ctx, ops.CUDA(0)); err != nil {
 		return 0, err
 	}
 	d := time.Since(t0)

@@ -1,6 +1,7 @@
 package jitload_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
@@ -12,6 +13,7 @@ import (
 // Compile a templated kernel for GPU 0 on first use (later runs read jit's disk cache), and
 // launch it on ops tensors. Needs a GPU, so it is not run by go test.
 func ExampleLoad() {
+	ctx := context.Background()
 	src := `template <typename T>
 __global__ void scale(T* y, const T* x, T a, long long n) {
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,11 +33,11 @@ __global__ void scale(T* y, const T* x, T a, long long n) {
 	}
 	const n = 1000
 	x, _ := ops.Full(1.5, ops.Float32, n)
-	x, _ = x.To(ops.CUDA(0))
+	x, _ = x.To(ctx, ops.CUDA(0))
 	y, _ := ops.Zeros(ops.Float32, n)
-	y, _ = y.To(ops.CUDA(0))
+	y, _ = y.To(ctx, ops.CUDA(0))
 	blocks, _ := jitload.Blocks(n, 256, 1024)
-	if err := k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n)); err != nil {
+	if err := k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n)); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -7,7 +7,7 @@
 //	m, err := jitload.Load(0, jit.Program{Name: "scale.cu", Source: src,
 //		NameExpressions: []string{"scale<float>"}}, jitload.Options{})
 //	k, err := m.Kernel("scale<float>")
-//	err = k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n))
+//	err = k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n))
 //
 // Like ops/cuda/inline, this package does not link the CUDA driver: a program that imports it
 // starts without a GPU or driver, and Load then fails with an error wrapping cuda.ErrNoDevice.

@@ -1,6 +1,7 @@
 package jitload_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -60,6 +61,7 @@ func TestNoDevice(t *testing.T) {
 
 // Compile for GPU 0, load, launch on ops tensors, and check the result; needs a GPU.
 func TestLoadAndLaunch(t *testing.T) {
+	ctx := context.Background()
 	if _, err := cuda.DeviceCount(); errors.Is(err, cuda.ErrNoDevice) {
 		t.Skipf("no CUDA device: %v", err)
 	} else if err != nil {
@@ -93,7 +95,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xd, err := x.To(ops.CUDA(0))
+	xd, err := x.To(ctx, ops.CUDA(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	yd, err := y.To(ops.CUDA(0))
+	yd, err := y.To(ctx, ops.CUDA(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), int64(n)); err != nil {
+	if err := k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), int64(n)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := yd.Float32s()

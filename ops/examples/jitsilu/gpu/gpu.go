@@ -11,7 +11,6 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
@@ -27,44 +26,36 @@ const (
 var module = &jitload.Lazy{Program: jitsilu.Program()}
 
 func init() {
-	ops.RegisterKernel("SiLU", ops.DeviceCUDA, forwardCUDA)
-	ops.RegisterKernel("SiLUBackward", ops.DeviceCUDA, backwardCUDA)
+	// The kernels index their inputs linearly: ops.ContiguousInputs makes them contiguous.
+	ops.RegisterKernel("SiLU", ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
+	ops.RegisterKernel("SiLUBackward", ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
 }
 
 // Module returns the op's compiled program on CUDA device n, compiling or loading it on first
 // use: call it to move that cost out of the first op.
 func Module(n int) (*jitload.Module, error) { return module.Module(n) }
 
-func forwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func forwardCUDA(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	if err := jitsilu.CheckDType("SiLU", out.DType()); err != nil {
 		return err
 	}
-	return launch(out, jitsilu.ForwardKernel(out.DType()), in)
+	return launch(ctx, out, jitsilu.ForwardKernel(out.DType()), in)
 }
 
-func backwardCUDA(out *ops.Tensor, in []*ops.Tensor, _ []float64) error {
+func backwardCUDA(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
 	if err := jitsilu.CheckDType("SiLUBackward", out.DType()); err != nil {
 		return err
 	}
-	return launch(out, jitsilu.BackwardKernel(out.DType()), in)
+	return launch(ctx, out, jitsilu.BackwardKernel(out.DType()), in)
 }
 
-// launch runs kernel(out, in..., n) over out's elements on out's stream (the stream the op was
-// called with); the inputs are made contiguous first (the kernels index them linearly).
-func launch(out *ops.Tensor, kernel string, in []*ops.Tensor) error {
+// launch runs kernel(out, in..., n) over out's elements on the op's stream (its context's); the
+// inputs are contiguous.
+func launch(ctx context.Context, out *ops.Tensor, kernel string, in []*ops.Tensor) error {
 	n := out.Numel()
 	if n == 0 {
 		return nil
 	}
-	s, err := cuda.LaunchStream(out)
-	if err != nil {
-		return err
-	}
-	in, release, err := ops.ContiguousAll(cuda.WithStream(context.Background(), s), in...)
-	if err != nil {
-		return err
-	}
-	defer release() // stream-ordered frees: safe with the kernel still queued
 	args := []any{out}
 	for _, t := range in {
 		args = append(args, t)
@@ -82,5 +73,5 @@ func launch(out *ops.Tensor, kernel string, in []*ops.Tensor) error {
 	if err != nil {
 		return err
 	}
-	return k.LaunchOn(s, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, args...)
+	return k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, args...)
 }

@@ -3,7 +3,6 @@ package gpu
 import (
 	"context"
 	"errors"
-	"math"
 	"os"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 // The tests that launch kernels need a GPU and skip without one (requireGPU); TestNoDevice checks
@@ -54,135 +54,33 @@ func TestNoDevice(t *testing.T) {
 	t.Logf("Module(%d): %v", n, err)
 }
 
-// input returns a contiguous [rows, cols] tensor with values in [-8, 8) and its transpose.
-func input(t *testing.T, dtype ops.DType, rows, cols int, dev ops.Device) []*ops.Tensor {
-	t.Helper()
-	x, err := ops.Rand(uint64(rows*7+cols), dtype, rows, cols)
-	if err == nil {
-		x, err = ops.AddScalar(x, -0.5)
+// forward and backward are the two ops for the op test kit, over [-8, 8) where exp matters: on
+// the CPU, and on the GPU where there is one (the kernels compiled with NVRTC on first use).
+var (
+	forward = optest.Spec{
+		Name:   "SiLU",
+		Call:   func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return jitsilu.SiLU(ctx, in[0]) },
+		Ref:    optest.Elementwise(func(v []float64) float64 { return jitsilu.Silu(v[0]) }),
+		Inputs: 1,
+		DTypes: []ops.DType{ops.Float32, ops.Float64},
+		Lo:     -8, Hi: 8,
 	}
-	if err == nil {
-		x, err = ops.Axpby(16, x, 0, x)
+	backward = optest.Spec{
+		Name: "SiLUBackward",
+		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+			return jitsilu.SiLUBackward(ctx, in[0], in[1])
+		},
+		Ref:    optest.Elementwise(func(v []float64) float64 { return v[0] * jitsilu.SiluGrad(v[1]) }), // v = g, x
+		Inputs: 2,
+		DTypes: []ops.DType{ops.Float32, ops.Float64},
+		NoGrad: true, // SiLUBackward has no backward
+		Lo:     -8, Hi: 8,
 	}
-	if err == nil {
-		x, err = x.To(dev)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	xt, err := x.Transpose(0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return []*ops.Tensor{x, xt}
-}
+)
 
-// near reports whether got is want rounded to dtype, up to an error of about 1e-14 of scale, the
-// size of the terms the kernel adds (the device's exp and Go's differ in the last bit, which the
-// cancellation in the backward's 1 + x*(1-s) near x = -1.28 magnifies).
-func near(got, want, scale float64, dtype ops.DType) bool {
-	tol := 1e-14
-	if dtype == ops.Float32 {
-		tol = 0x1p-23
-	}
-	return math.Abs(got-want) <= tol*math.Abs(want)+1e-14*scale
-}
+func TestSiLU(t *testing.T) { optest.Run(t, forward) }
 
-// terms returns the size of the terms of the backward, |g| * s * (1 + |x| * (1 - s)).
-func terms(g, x float64) float64 {
-	s := 1 / (1 + math.Exp(-x))
-	return math.Abs(g) * s * (1 + math.Abs(x)*(1-s))
-}
-
-func TestSiLUOnGPU(t *testing.T) {
-	requireGPU(t)
-	dev := ops.CUDA(0)
-	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
-		for _, shape := range [][2]int{{0, 3}, {1, 1}, {7, 5}, {1023, 3}, {1 << 10, 1<<10 + 3}} {
-			for _, x := range input(t, dtype, shape[0], shape[1], dev) {
-				y, err := jitsilu.SiLU(x)
-				if err != nil {
-					t.Fatalf("SiLU %v %v: %v", dtype, x.Shape(), err)
-				}
-				if y.Device() != dev {
-					t.Fatalf("SiLU of a %v tensor ran on %v", dev, y.Device())
-				}
-				g, err := ops.Rand(5, dtype, x.Shape()...)
-				if err == nil {
-					g, err = g.To(dev)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				gx, err := jitsilu.SiLUBackward(g, x)
-				if err != nil {
-					t.Fatalf("SiLUBackward %v %v: %v", dtype, x.Shape(), err)
-				}
-				xs, _ := x.Float64s()
-				ys, err := y.Float64s()
-				if err != nil {
-					t.Fatal(err)
-				}
-				gs, _ := g.Float64s()
-				gxs, err := gx.Float64s()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i, v := range xs {
-					if want := jitsilu.Silu(v); !near(ys[i], want, math.Abs(v), dtype) {
-						t.Fatalf("%v %v strides %v: y[%d] = %v, want %v", dtype, x.Shape(), x.Strides(), i, ys[i], want)
-					}
-					if want := gs[i] * jitsilu.SiluGrad(v); !near(gxs[i], want, terms(gs[i], v), dtype) {
-						t.Fatalf("%v %v strides %v: gx[%d] = %v, want %v", dtype, x.Shape(), x.Strides(), i, gxs[i], want)
-					}
-				}
-			}
-		}
-	}
-}
-
-func TestSiLUGradCheckOnGPU(t *testing.T) {
-	requireGPU(t)
-	for _, x := range input(t, ops.Float64, 5, 6, ops.CUDA(0)) {
-		x = x.Detach()
-		if err := x.SetRequiresGrad(true); err != nil {
-			t.Fatal(err)
-		}
-		f := func(in []*ops.Tensor) (*ops.Tensor, error) { return jitsilu.SiLU(in[0]) }
-		if err := ops.GradCheck(f, []*ops.Tensor{x}, ops.GradCheckOptions{}); err != nil {
-			t.Errorf("GradCheck on the GPU, strides %v: %v", x.Strides(), err)
-		}
-	}
-}
-
-func TestSiLUBadInputOnGPU(t *testing.T) {
-	requireGPU(t)
-	xs := input(t, ops.Float32, 4, 3, ops.CUDA(0))
-	cpu := input(t, ops.Float32, 4, 3, ops.CPU)
-	x64 := input(t, ops.Float64, 4, 3, ops.CUDA(0))
-	cases := []struct {
-		name string
-		err  error
-		want error
-	}{
-		{"nil", func() error { _, err := jitsilu.SiLU(nil); return err }(), ops.ErrNil},
-		{"shape mismatch", func() error { _, err := jitsilu.SiLUBackward(xs[0], xs[1]); return err }(), ops.ErrShape},
-		{"device mismatch", func() error { _, err := jitsilu.SiLUBackward(cpu[0], xs[0]); return err }(), ops.ErrDevice},
-		{"dtype mismatch", func() error { _, err := jitsilu.SiLUBackward(x64[0], xs[0]); return err }(), ops.ErrDType},
-	}
-	for _, c := range cases {
-		if !errors.Is(c.err, c.want) {
-			t.Errorf("%s: %v, want %v", c.name, c.err, c.want)
-		}
-	}
-	freed := input(t, ops.Float32, 2, 2, ops.CUDA(0))[0]
-	if err := freed.Free(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := jitsilu.SiLU(freed); !errors.Is(err, ops.ErrFreed) {
-		t.Errorf("SiLU(freed) = %v, want ErrFreed", err)
-	}
-}
+func TestSiLUBackward(t *testing.T) { optest.Run(t, backward) }
 
 // The module behind the op: a CUBIN for the device's own architecture, kernels by name expression.
 func TestModule(t *testing.T) {
@@ -217,18 +115,25 @@ func TestLoadPTX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := input(t, ops.Float64, 3, 333, ops.CUDA(0))[0]
-	y, err := ops.Zeros(ops.Float64, 3, 333)
+	ctx := context.Background()
+	x, err := ops.Rand(3, ops.Float64, 3, 333)
 	if err == nil {
-		y, err = y.To(ops.CUDA(0))
+		x, err = x.To(ctx, ops.CUDA(0))
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(inline.Dim3{X: 4}, inline.Dim3{X: 128}, 0, y, x, int64(x.Numel())); err != nil {
+	y, err := ops.Zeros(ops.Float64, 3, 333)
+	if err == nil {
+		y, err = y.To(ctx, ops.CUDA(0))
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, y, x, "n"); err == nil {
+	if err := k.Launch(ctx, inline.Dim3{X: 4}, inline.Dim3{X: 128}, 0, y, x, int64(x.Numel())); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, y, x, "n"); err == nil {
 		t.Errorf("Launch with a string argument succeeded")
 	}
 	xs, _ := x.Float64s()
@@ -236,10 +141,12 @@ func TestLoadPTX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := make([]float64, len(xs))
 	for i, v := range xs {
-		if !near(ys[i], jitsilu.Silu(v), math.Abs(v), ops.Float64) {
-			t.Fatalf("PTX kernel: y[%d] = %v, want %v", i, ys[i], jitsilu.Silu(v))
-		}
+		want[i] = jitsilu.Silu(v)
+	}
+	if err := optest.Compare(ys, want, 1e-14, 1e-14); err != nil {
+		t.Fatalf("PTX kernel: %v", err)
 	}
 	// A second Load of the same program and format is a cache hit.
 	m2, err := jitload.Load(0, jitsilu.Program(), jitload.Options{Cache: cache, Format: jit.PTX})
@@ -249,70 +156,5 @@ func TestLoadPTX(t *testing.T) {
 	m2.Close()
 	if s := cache.Stats(); s.Compiles != 1 || s.Hits != 1 {
 		t.Errorf("cache after two loads: %+v", s)
-	}
-}
-
-// TestSiLUOnStream runs the JIT kernels on a non-blocking stream chosen with cuda.WithStream,
-// forward and backward (autograd runs the backward on the forward's stream), in order with ops
-// on that stream and on the default stream.
-func TestSiLUOnStream(t *testing.T) {
-	requireGPU(t)
-	s, err := cuda.NewStream(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := cuda.WithStream(context.Background(), s)
-	for _, x := range input(t, ops.Float64, 257, 129, ops.CUDA(0)) { // made on the default stream
-		xs, err := x.Float64s()
-		if err != nil {
-			t.Fatal(err)
-		}
-		x = x.Detach()
-		if err := x.SetRequiresGrad(true); err != nil {
-			t.Fatal(err)
-		}
-		y, err := jitsilu.SiLUContext(ctx, x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st := y.Storage().(*cuda.Storage).Stream(); st != s {
-			t.Fatalf("SiLU with a stream context wrote a tensor of %v, want %v", st, s)
-		}
-		z, err := ops.AddScalarContext(ctx, y, 0) // reads y on s
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := ops.NormContext(ctx, z)
-		if err == nil {
-			err = n.Backward() // SiLUBackward runs on s, the forward's stream
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		ys, err := z.Float64s()
-		if err != nil {
-			t.Fatal(err)
-		}
-		gx, err := x.Grad().Float64s()
-		if err != nil {
-			t.Fatal(err)
-		}
-		norm := 0.0
-		for _, v := range xs {
-			norm += jitsilu.Silu(v) * jitsilu.Silu(v)
-		}
-		norm = math.Sqrt(norm)
-		for i, v := range xs {
-			if want := jitsilu.Silu(v); !near(ys[i], want, math.Abs(v), ops.Float64) {
-				t.Fatalf("strides %v: y[%d] = %v, want %v", x.Strides(), i, ys[i], want)
-			}
-			if want := jitsilu.Silu(v) / norm * jitsilu.SiluGrad(v); math.Abs(gx[i]-want) > 1e-12*(1+math.Abs(want)) {
-				t.Fatalf("strides %v: grad[%d] = %v, want %v", x.Strides(), i, gx[i], want)
-			}
-		}
-	}
-	if err := s.Synchronize(ctx); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -19,6 +19,7 @@ import "C"
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -66,9 +67,10 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 // initDevice creates the CUDA context (outside the timings, as torch's are) and describes it.
 func initDevice() (string, error) {
+	ctx := context.Background()
 	x, err := ops.Zeros(ops.Float32, 1)
 	if err == nil {
-		_, err = x.To(ops.CUDA(0))
+		_, err = x.To(ctx, ops.CUDA(0))
 	}
 	if err != nil {
 		return "", err
@@ -83,6 +85,7 @@ func initDevice() (string, error) {
 
 // load times jitload.Load of jitsilu's program: a compile with an empty cache, a cache read after.
 func load(phase, dir string) error {
+	ctx := context.Background()
 	if dir == "" {
 		return fmt.Errorf("-phase=%s needs -cache", phase)
 	}
@@ -105,18 +108,18 @@ func load(phase, dir string) error {
 	// The loaded kernel computes SiLU.
 	x, err := ops.FromFloat32([]float32{-2, 0, 3}, 3)
 	if err == nil {
-		x, err = x.To(ops.CUDA(0))
+		x, err = x.To(ctx, ops.CUDA(0))
 	}
 	y, err2 := ops.Zeros(ops.Float32, 3)
 	if err == nil && err2 == nil {
-		y, err = y.To(ops.CUDA(0))
+		y, err = y.To(ctx, ops.CUDA(0))
 	}
 	if err != nil || err2 != nil {
 		return fmt.Errorf("tensors: %v %v", err, err2)
 	}
 	k, err := m.Kernel(jitsilu.ForwardKernel(ops.Float32))
 	if err == nil {
-		err = k.Launch(inline.Dim3{X: 1}, inline.Dim3{X: 32}, 0, y, x, int64(3))
+		err = k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 32}, 0, y, x, int64(3))
 	}
 	if err != nil {
 		return err
@@ -153,17 +156,18 @@ func median(reps int, f func() (time.Duration, error)) (time.Duration, error) {
 // launch times back-to-back launches of the forward kernel on n float32 elements, iters at a
 // time followed by one synchronisation: per launch, the median of 7 such runs.
 func launch(n, iters int) error {
+	ctx := context.Background()
 	dev, err := initDevice()
 	if err != nil {
 		return err
 	}
 	x, err := ops.Rand(1, ops.Float32, n)
 	if err == nil {
-		x, err = x.To(ops.CUDA(0))
+		x, err = x.To(ctx, ops.CUDA(0))
 	}
 	y, err2 := ops.Zeros(ops.Float32, n)
 	if err == nil && err2 == nil {
-		y, err = y.To(ops.CUDA(0))
+		y, err = y.To(ctx, ops.CUDA(0))
 	}
 	if err != nil || err2 != nil {
 		return fmt.Errorf("tensors: %v %v", err, err2)
@@ -178,8 +182,11 @@ func launch(n, iters int) error {
 	}
 	const threads = 256
 	blocks := (n + threads - 1) / threads
-	xp := x.Storage().(*opscuda.Storage).Ptr()
-	yp := y.Storage().(*opscuda.Storage).Ptr()
+	l, err := opscuda.NewLaunch(ctx, y, x) // the device addresses, for the raw-pointer launches
+	if err != nil {
+		return err
+	}
+	yp, xp := l.Ptr[0], l.Ptr[1]
 	variants := []struct {
 		name string
 		one  func() error
@@ -191,10 +198,10 @@ func launch(n, iters int) error {
 			return nil
 		}},
 		{"JIT kernel, inline.Kernel.Launch on tensors (cuLaunchKernel)", func() error {
-			return k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, y, x, int64(n))
+			return k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, y, x, int64(n))
 		}},
 		{"JIT kernel, inline.Kernel.Launch on raw device pointers", func() error {
-			return k.Launch(inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, yp, xp, int64(n))
+			return k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, yp, xp, int64(n))
 		}},
 	}
 	fmt.Printf("Launch cost on %s: %d float32 elements, %d launches back to back then one synchronisation, median of 7\n\n", dev, n, iters)
@@ -207,7 +214,7 @@ func launch(n, iters int) error {
 					return 0, err
 				}
 			}
-			if err := ops.Synchronize(ops.CUDA(0)); err != nil {
+			if err := ops.Synchronize(ctx, ops.CUDA(0)); err != nil {
 				return 0, err
 			}
 			start := time.Now()
@@ -216,7 +223,7 @@ func launch(n, iters int) error {
 					return 0, err
 				}
 			}
-			err := ops.Synchronize(ops.CUDA(0))
+			err := ops.Synchronize(ctx, ops.CUDA(0))
 			return time.Since(start) / time.Duration(iters), err
 		})
 		if err != nil {

@@ -1,0 +1,42 @@
+// Package optest is the op author's test kit: given an op, its reference
+// in float64, the shapes of its inputs and its dtypes, Run checks it the
+// way every op of this repository is checked, so that an op's test writes
+// by hand only what is specific to it (its argument checks, say):
+//
+//	func TestLeakyRelu(t *testing.T) {
+//		optest.Run(t, optest.Spec{
+//			Name: "LeakyRelu",
+//			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+//				return LeakyRelu(ctx, in[0], 0.125)
+//			},
+//			Ref:    optest.Elementwise(func(v []float64) float64 { return leaky(v[0]) }),
+//			Inputs: 1,
+//			DTypes: []ops.DType{ops.Float32, ops.Float64},
+//		})
+//	}
+//
+// Run's subtests:
+//
+//   - cpu: the op against Ref on every dtype of Spec.DTypes, every case
+//     of Spec.Shapes and every layout of the inputs (Layouts: contiguous,
+//     offset, strided, transposed, narrowed; unused elements of a view's
+//     storage are NaN, so a kernel that reads outside the view fails),
+//     with Spec.Tol; the output on the inputs' device, of their shape
+//     where Ref says so;
+//   - dtypes: the dtypes the op does not support are an ops.ErrDType error;
+//   - grad: ops.GradCheck of the op in float64 on every layout of
+//     Spec.GradShapes (unless Spec.NoGrad);
+//   - errors: a nil input is ops.ErrNil, a freed one ops.ErrFreed, mixed
+//     dtypes ops.ErrDType and, with a GPU, mixed devices ops.ErrDevice;
+//   - cuda (skipped without a CUDA device, saying why): the cpu, dtypes
+//     and grad checks again on the GPU, and the op on a stream of its own
+//     (cuda.WithStream) on inputs made on the default stream: its output
+//     belongs to that stream, and the output and the gradients of the
+//     inputs (Backward runs on the forward's stream) equal the CPU's.
+//
+// Benchmark times an op on the CPU and, where there is one, the GPU.
+//
+// The package imports ops/cuda for its device checks; like every program
+// that does, a test that uses it starts and runs its CPU checks on machines
+// without a GPU or NVIDIA driver.
+package optest
