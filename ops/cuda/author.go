@@ -83,7 +83,7 @@ func NewLaunch(ctx context.Context, tensors ...*ops.Tensor) (*Launch, error) {
 // After a successful launch it makes the streams of the launch's tensors
 // that are not the launch's wait (on the device) for it, so that their
 // later users see what the kernel wrote; a launcher that reports its errors
-// another way (the driver API's CUresult, as ops/cuda/inline's) calls
+// another way (the driver API's CUresult, as ops/cuda/cumodule's) calls
 // Check(what, 0) once it has launched. During a graph capture on the
 // launch's stream nothing is ordered (the graph's replays are ordered after
 // its inputs' streams instead).

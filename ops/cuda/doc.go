@@ -101,7 +101,7 @@
 // device addresses of the tensors, after ordering that stream after the
 // work that produced them, and Launch.Check turns the launcher's
 // cudaError_t into an error and orders the tensors' streams after the
-// launch. Package ops/cuda/inline (and so the JIT kernels of
+// launch. Package ops/cuda/cumodule (and so the JIT kernels of
 // ops/cuda/jit/jitload) launches on the context's stream the same way
 // (Kernel.Launch(ctx, ...)).
 //

@@ -118,7 +118,7 @@ def _cu_device_image_impl(ctx):
 cu_device_image = rule(
     implementation = _cu_device_image_impl,
     doc = """Compiles one .cu file's device code to images for run-time loading (cuModuleLoadData,
-ops/cuda/inline): CUBIN, PTX or a fatbin, for the GPU archs the arch spec selects (the same
+ops/cuda/cumodule): CUBIN, PTX or a fatbin, for the GPU archs the arch spec selects (the same
 resolution and compilation-mode flags as cu_library), with the headers, defines and include paths
 of `deps` (cc_library, cu_library) and `hdrs`.
 

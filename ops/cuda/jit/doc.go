@@ -1,7 +1,7 @@
 // Package jit compiles CUDA C++ source strings at run time with NVRTC and caches the results on
-// disk: the Go analogue of torch.utils.cpp_extension.load_inline (and DeepSpeed's jit_load), the
-// "just in time" half of building CUDA code (cu_library and cu_device_image are the "ahead of
-// time" half).
+// disk: the compiler half of torch.utils.cpp_extension.load_inline (and DeepSpeed's jit_load), the
+// "just in time" way of building device code (cu_library and cu_device_image are the "ahead of
+// time" way). Package ops/cuda/jit/jitload compiles and loads, the whole of load_inline.
 //
 //	p := jit.Program{
 //		Name:            "scale.cu",
@@ -22,6 +22,6 @@
 //
 // This package needs no GPU and no driver. Loading images onto a GPU and launching their kernels
 // on ops tensors is package ops/cuda/jit/jitload (compile for the current device, cache, load)
-// over ops/cuda/inline; neither links the driver, so programs that import them start without a
+// over ops/cuda/cumodule; neither links the driver, so programs that import them start without a
 // GPU too.
 package jit

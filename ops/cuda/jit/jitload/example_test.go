@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 )
@@ -37,7 +37,7 @@ __global__ void scale(T* y, const T* x, T a, long long n) {
 	y, _ := ops.Zeros(ops.Float32, n)
 	y, _ = y.To(ctx, ops.CUDA(0))
 	blocks, _ := jitload.Blocks(n, 256, 1024)
-	if err := k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n)); err != nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: 256}, 0, y, x, float32(2), int64(n)); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -1,15 +1,15 @@
 // Package jitload compiles CUDA C++ source for the GPU at hand and loads it, ready to launch on
 // ops tensors: the Go analogue of torch.utils.cpp_extension.load_inline. It compiles with package
 // jit (NVRTC, straight to a CUBIN for the device's architecture, through jit's disk cache, so
-// the next run only reads the cache) and loads and launches with package ops/cuda/inline
+// the next run only reads the cache) and loads and launches with package ops/cuda/cumodule
 // (the driver API, in the primary context that ops/cuda uses, on ops/cuda's stream).
 //
 //	m, err := jitload.Load(0, jit.Program{Name: "scale.cu", Source: src,
 //		NameExpressions: []string{"scale<float>"}}, jitload.Options{})
 //	k, err := m.Kernel("scale<float>")
-//	err = k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, y, x, float32(2), int64(n))
+//	err = k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: 256}, 0, y, x, float32(2), int64(n))
 //
-// Like ops/cuda/inline, this package does not link the CUDA driver: a program that imports it
+// Like ops/cuda/cumodule, this package does not link the CUDA driver: a program that imports it
 // starts without a GPU or driver, and Load then fails with an error wrapping cuda.ErrNoDevice.
 // Compiling alone (package jit) needs neither.
 package jitload
@@ -21,7 +21,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	opscuda "github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 )
 
@@ -39,11 +39,11 @@ type Options struct {
 
 // Module is a program compiled and loaded on one device.
 type Module struct {
-	mod   *inline.Module
+	mod   *cumodule.Module
 	image *jit.Image
 
 	mu      sync.Mutex
-	kernels map[string]*inline.Kernel
+	kernels map[string]*cumodule.Kernel
 }
 
 // DeviceArch returns the architecture of CUDA device n ("sm_90" on an H100).
@@ -75,11 +75,11 @@ func Load(device int, p jit.Program, opts Options) (*Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jitload: %w", err)
 	}
-	m, err := inline.Load(device, im.Code)
+	m, err := cumodule.Load(device, im.Code)
 	if err != nil {
 		return nil, fmt.Errorf("jitload: %s (%v for %s): %w", p.Name, im.Format, im.Arch, err)
 	}
-	return &Module{mod: m, image: im, kernels: map[string]*inline.Kernel{}}, nil
+	return &Module{mod: m, image: im, kernels: map[string]*cumodule.Kernel{}}, nil
 }
 
 // Image returns the compiled image the module was loaded from.
@@ -90,7 +90,7 @@ func (m *Module) Device() ops.Device { return m.mod.Device() }
 
 // Kernel returns a kernel by one of the program's name expressions ("silu_forward<float>") or
 // by its extern "C" name; lookups are remembered.
-func (m *Module) Kernel(name string) (*inline.Kernel, error) {
+func (m *Module) Kernel(name string) (*cumodule.Kernel, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if k, ok := m.kernels[name]; ok {

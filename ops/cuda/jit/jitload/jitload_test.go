@@ -7,7 +7,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 )
@@ -111,7 +111,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), int64(n)); err != nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: 256}, 0, yd, xd, float32(2), int64(n)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := yd.Float32s()

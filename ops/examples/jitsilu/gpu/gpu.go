@@ -11,7 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
 )
@@ -73,5 +73,5 @@ func launch(ctx context.Context, out *ops.Tensor, kernel string, in []*ops.Tenso
 	if err != nil {
 		return err
 	}
-	return k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, args...)
+	return k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: threads}, 0, args...)
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
@@ -130,10 +130,10 @@ func TestLoadPTX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: 4}, inline.Dim3{X: 128}, 0, y, x, int64(x.Numel())); err != nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 4}, cumodule.Dim3{X: 128}, 0, y, x, int64(x.Numel())); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, y, x, "n"); err == nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, y, x, "n"); err == nil {
 		t.Errorf("Launch with a string argument succeeded")
 	}
 	xs, _ := x.Float64s()

@@ -31,7 +31,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	opscuda "github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/examples/jitsilu"
@@ -119,7 +119,7 @@ func load(phase, dir string) error {
 	}
 	k, err := m.Kernel(jitsilu.ForwardKernel(ops.Float32))
 	if err == nil {
-		err = k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 32}, 0, y, x, int64(3))
+		err = k.Launch(ctx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 32}, 0, y, x, int64(3))
 	}
 	if err != nil {
 		return err
@@ -197,11 +197,11 @@ func launch(n, iters int) error {
 			}
 			return nil
 		}},
-		{"JIT kernel, inline.Kernel.Launch on tensors (cuLaunchKernel)", func() error {
-			return k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, y, x, int64(n))
+		{"JIT kernel, cumodule.Kernel.Launch on tensors (cuLaunchKernel)", func() error {
+			return k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: threads}, 0, y, x, int64(n))
 		}},
-		{"JIT kernel, inline.Kernel.Launch on raw device pointers", func() error {
-			return k.Launch(ctx, inline.Dim3{X: blocks}, inline.Dim3{X: threads}, 0, yp, xp, int64(n))
+		{"JIT kernel, cumodule.Kernel.Launch on raw device pointers", func() error {
+			return k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: threads}, 0, yp, xp, int64(n))
 		}},
 	}
 	fmt.Printf("Launch cost on %s: %d float32 elements, %d launches back to back then one synchronisation, median of 7\n\n", dev, n, iters)
@@ -289,7 +289,7 @@ func report(path string) error {
 	fmt.Println()
 	fmt.Println("| launch path (4096 float32, back to back) | per launch, runs |")
 	fmt.Println("| --- | ---: |")
-	for i, name := range []string{"cu_library kernel, cgo launcher", "JIT kernel, inline.Kernel.Launch on tensors", "JIT kernel, inline.Kernel.Launch on raw pointers"} {
+	for i, name := range []string{"cu_library kernel, cgo launcher", "JIT kernel, cumodule.Kernel.Launch on tensors", "JIT kernel, cumodule.Kernel.Launch on raw pointers"} {
 		fmt.Printf("| %s | %s |\n", name, join(fmt.Sprintf("launch_%d_us", i), "µs"))
 	}
 	return nil

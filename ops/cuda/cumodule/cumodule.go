@@ -1,9 +1,10 @@
-// Package inline loads CUDA kernels at run time and launches them on ops tensors: the Go analogue
-// of torch.utils.cpp_extension.load_inline for prebuilt images. An image is a cubin, a fatbin or
-// PTX text (as nvcc -cubin/-fatbin/-ptx writes them); PTX is compiled by the driver for the GPU at
-// hand. Loading and launching go through the CUDA driver API in the device's primary context, the
-// one the CUDA runtime behind ops/cuda uses, so kernels read and write the memory of CUDA tensors
-// directly. Kernel.Launch(ctx, ...) queues a kernel on the stream the context chooses
+// Package cumodule loads device images into CUDA modules at run time and launches their kernels on
+// ops tensors. An image is a cubin, a fatbin or PTX text, built ahead of time (cu_device_image,
+// nvcc -cubin/-fatbin/-ptx) or compiled at run time by package ops/cuda/jit (ops/cuda/jit/jitload
+// does both, the analogue of torch.utils.cpp_extension.load_inline); PTX is compiled by the driver
+// for the GPU at hand. Loading and launching go through the CUDA driver API in the device's
+// primary context, the one the CUDA runtime behind ops/cuda uses, so kernels read and write the
+// memory of CUDA tensors directly. Kernel.Launch(ctx, ...) queues a kernel on the stream the context chooses
 // (cuda.WithStream; the device's default stream for context.Background()), ordered with ops like
 // an op's kernel: after the work that produced its tensor arguments on other streams, and before
 // the later work of those streams.
@@ -12,12 +13,12 @@
 // which loads libcuda.so.1 on first use. A program that imports this package starts on a machine
 // without a GPU or driver and runs its CPU path; Load then returns an error wrapping
 // cuda.ErrNoDevice that says why (as ops/cuda's DeviceCount does).
-package inline
+package cumodule
 
 /*
 #include <stdlib.h>
 
-#include "ops/cuda/inline/csrc/driver.h"
+#include "ops/cuda/cumodule/csrc/driver.h"
 */
 import "C"
 
@@ -35,7 +36,7 @@ import (
 )
 
 // ErrClosed is returned when a closed Module or one of its kernels is used.
-var ErrClosed = errors.New("inline: module is closed")
+var ErrClosed = errors.New("cumodule: module is closed")
 
 // Dim3 is a grid or block size; zero fields count as 1.
 type Dim3 struct{ X, Y, Z int }
@@ -53,9 +54,9 @@ func (d Dim3) xyz() (int, int, int) {
 // Module is a loaded CUDA module on one device.
 type Module struct {
 	device int
-	ctx    C.inline_handle // the device's primary context
-	mu     sync.Mutex      // guards mod and closed
-	mod    C.inline_handle
+	ctx    C.cumodule_handle // the device's primary context
+	mu     sync.Mutex        // guards mod and closed
+	mod    C.cumodule_handle
 	closed bool
 }
 
@@ -94,40 +95,40 @@ func driverCheck(op string, code C.int) error {
 	return &driverError{
 		op:   op,
 		code: int(code),
-		name: C.GoString(C.inline_driver_error_name(code)),
-		msg:  C.GoString(C.inline_driver_error_string(code)),
+		name: C.GoString(C.cumodule_driver_error_name(code)),
+		msg:  C.GoString(C.cumodule_driver_error_string(code)),
 	}
 }
 
 // contexts holds the primary context of each device that Load has set up.
 var contexts struct {
 	sync.Mutex
-	byDevice map[int]C.inline_handle
+	byDevice map[int]C.cumodule_handle
 }
 
 // primaryContext initialises the runtime and the driver's entry points for a device and returns
 // its primary context.
-func primaryContext(device int) (C.inline_handle, error) {
+func primaryContext(device int) (C.cumodule_handle, error) {
 	contexts.Lock()
 	defer contexts.Unlock()
 	if ctx, ok := contexts.byDevice[device]; ok {
 		return ctx, nil
 	}
-	var ctx C.inline_handle
+	var ctx C.cumodule_handle
 	var derr C.int
-	if code := C.inline_init(C.int(device), &ctx, &derr); code != 0 {
+	if code := C.cumodule_init(C.int(device), &ctx, &derr); code != 0 {
 		return 0, &opscuda.Error{
 			Op:   fmt.Sprintf("setting up the driver API on device %d", device),
 			Code: int(code),
-			Name: C.GoString(C.inline_runtime_error_name(code)),
-			Msg:  C.GoString(C.inline_runtime_error_string(code)),
+			Name: C.GoString(C.cumodule_runtime_error_name(code)),
+			Msg:  C.GoString(C.cumodule_runtime_error_string(code)),
 		}
 	}
 	if err := driverCheck("cuDevicePrimaryCtxRetain", derr); err != nil {
 		return 0, err
 	}
 	if contexts.byDevice == nil {
-		contexts.byDevice = map[int]C.inline_handle{}
+		contexts.byDevice = map[int]C.cumodule_handle{}
 	}
 	contexts.byDevice[device] = ctx
 	return ctx, nil
@@ -138,30 +139,30 @@ func primaryContext(device int) (C.inline_handle, error) {
 // error wraps cuda.ErrNoDevice.
 func Load(device int, image []byte) (*Module, error) {
 	if len(image) == 0 {
-		return nil, errors.New("inline: Load: empty image")
+		return nil, errors.New("cumodule: Load: empty image")
 	}
 	n, err := opscuda.DeviceCount()
 	if err != nil {
-		return nil, fmt.Errorf("inline: Load: %w", err)
+		return nil, fmt.Errorf("cumodule: Load: %w", err)
 	}
 	if device < 0 || device >= n {
-		return nil, fmt.Errorf("inline: Load: device %d does not exist (%d CUDA devices): %w", device, n, opscuda.ErrNoDevice)
+		return nil, fmt.Errorf("cumodule: Load: device %d does not exist (%d CUDA devices): %w", device, n, opscuda.ErrNoDevice)
 	}
 	ctx, err := primaryContext(device)
 	if err != nil {
-		return nil, fmt.Errorf("inline: Load: %w", err)
+		return nil, fmt.Errorf("cumodule: Load: %w", err)
 	}
 	// PTX is read up to a NUL; cubins and fatbins carry their sizes. The driver copies the image.
 	buf := C.malloc(C.size_t(len(image) + 1))
 	if buf == nil {
-		return nil, fmt.Errorf("inline: Load: out of host memory for a %d-byte image", len(image))
+		return nil, fmt.Errorf("cumodule: Load: out of host memory for a %d-byte image", len(image))
 	}
 	defer C.free(buf)
 	b := unsafe.Slice((*byte)(buf), len(image)+1)
 	b[copy(b, image)] = 0
 	m := &Module{device: device, ctx: ctx}
-	if err := driverCheck("cuModuleLoadData", C.inline_module_load(ctx, buf, &m.mod)); err != nil {
-		return nil, fmt.Errorf("inline: Load: loading a %d-byte image on device %d: %w", len(image), device, err)
+	if err := driverCheck("cuModuleLoadData", C.cumodule_module_load(ctx, buf, &m.mod)); err != nil {
+		return nil, fmt.Errorf("cumodule: Load: loading a %d-byte image on device %d: %w", len(image), device, err)
 	}
 	return m, nil
 }
@@ -170,7 +171,7 @@ func Load(device int, image []byte) (*Module, error) {
 func LoadFile(device int, path string) (*Module, error) {
 	image, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("inline: LoadFile: %w", err)
+		return nil, fmt.Errorf("cumodule: LoadFile: %w", err)
 	}
 	return Load(device, image)
 }
@@ -186,8 +187,8 @@ func (m *Module) Close() error {
 		return nil
 	}
 	m.closed = true
-	if err := driverCheck("cuModuleUnload", C.inline_module_unload(m.ctx, m.mod)); err != nil {
-		return fmt.Errorf("inline: Close: %w", err)
+	if err := driverCheck("cuModuleUnload", C.cumodule_module_unload(m.ctx, m.mod)); err != nil {
+		return fmt.Errorf("cumodule: Close: %w", err)
 	}
 	return nil
 }
@@ -196,7 +197,7 @@ func (m *Module) Close() error {
 type Kernel struct {
 	m    *Module
 	name string
-	fn   C.inline_handle
+	fn   C.cumodule_handle
 }
 
 // Kernel looks up a kernel by its (extern "C" or mangled) name.
@@ -208,9 +209,9 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
-	var fn C.inline_handle
-	if err := driverCheck("cuModuleGetFunction", C.inline_module_function(m.ctx, m.mod, cname, &fn)); err != nil {
-		return nil, fmt.Errorf("inline: kernel %q: %w", name, err)
+	var fn C.cumodule_handle
+	if err := driverCheck("cuModuleGetFunction", C.cumodule_module_function(m.ctx, m.mod, cname, &fn)); err != nil {
+		return nil, fmt.Errorf("cumodule: kernel %q: %w", name, err)
 	}
 	return &Kernel{m: m, name: name, fn: fn}, nil
 }
@@ -228,13 +229,13 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 // the kernel's execution show at the next synchronisation (ops.Synchronize).
 func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, args ...any) error {
 	if ctx == nil {
-		return fmt.Errorf("inline: launching %s: context is nil (use context.Background()): %w", k.name, ops.ErrArg)
+		return fmt.Errorf("cumodule: launching %s: context is nil (use context.Background()): %w", k.name, ops.ErrArg)
 	}
 	gx, gy, gz := grid.xyz()
 	bx, by, bz := block.xyz()
 	for _, v := range []int{gx, gy, gz, bx, by, bz, sharedMem} {
 		if v < 0 || v > math.MaxUint32 {
-			return fmt.Errorf("inline: launching %s: grid %+v, block %+v, shared memory %d: sizes must be in [0, 2^32): %w", k.name, grid, block, sharedMem, ops.ErrArg)
+			return fmt.Errorf("cumodule: launching %s: grid %+v, block %+v, shared memory %d: sizes must be in [0, 2^32): %w", k.name, grid, block, sharedMem, ops.ErrArg)
 		}
 	}
 	params := make([]uint64, len(args))
@@ -259,7 +260,7 @@ func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, ar
 	if len(tensors) > 0 {
 		var err error
 		if l, err = opscuda.NewLaunch(ctx, tensors...); err != nil {
-			return fmt.Errorf("inline: launching %s: %w", k.name, err)
+			return fmt.Errorf("cumodule: launching %s: %w", k.name, err)
 		}
 		for j, i := range at {
 			params[i] = uint64(l.Ptr[j])
@@ -275,17 +276,17 @@ func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, ar
 	if k.m.closed {
 		return ErrClosed
 	}
-	code := C.inline_launch(k.m.ctx, k.fn, C.uint(gx), C.uint(gy), C.uint(gz), C.uint(bx), C.uint(by), C.uint(bz),
-		C.uint(sharedMem), C.inline_handle(stream), p, C.int(len(params)))
+	code := C.cumodule_launch(k.m.ctx, k.fn, C.uint(gx), C.uint(gy), C.uint(gz), C.uint(bx), C.uint(by), C.uint(bz),
+		C.uint(sharedMem), C.cumodule_handle(stream), p, C.int(len(params)))
 	if err := driverCheck("cuLaunchKernel", code); err != nil {
-		return fmt.Errorf("inline: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem,
+		return fmt.Errorf("cumodule: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem,
 			opscuda.StreamFrom(ctx, k.m.device), err)
 	}
 	if l != nil {
 		// The launch succeeded (its CUresult was checked above): Check(0) orders the tensors'
 		// streams after it.
 		if err := l.Check(k.name, 0); err != nil {
-			return fmt.Errorf("inline: after launching %s: %w", k.name, err)
+			return fmt.Errorf("cumodule: after launching %s: %w", k.name, err)
 		}
 	}
 	return nil
@@ -312,20 +313,20 @@ func (k *Kernel) param(i int, a any) (uint64, error) {
 	case uintptr:
 		return uint64(v), nil
 	default:
-		return 0, fmt.Errorf("inline: %s: argument %d has type %T; want *ops.Tensor, float32, float64, int32, int64, int, uint32, uint64 or uintptr", k.name, i, a)
+		return 0, fmt.Errorf("cumodule: %s: argument %d has type %T; want *ops.Tensor, float32, float64, int32, int64, int, uint32, uint64 or uintptr", k.name, i, a)
 	}
 }
 
 // checkTensor checks tensor argument i: non-nil, contiguous and on the module's device.
 func (k *Kernel) checkTensor(i int, t *ops.Tensor) error {
 	if t == nil {
-		return fmt.Errorf("inline: %s: argument %d is a nil tensor: %w", k.name, i, ops.ErrNil)
+		return fmt.Errorf("cumodule: %s: argument %d is a nil tensor: %w", k.name, i, ops.ErrNil)
 	}
 	if d := t.Device(); d != k.m.Device() {
-		return fmt.Errorf("inline: %s: argument %d is on %v, the module is on %v: %w", k.name, i, d, k.m.Device(), ops.ErrDevice)
+		return fmt.Errorf("cumodule: %s: argument %d is on %v, the module is on %v: %w", k.name, i, d, k.m.Device(), ops.ErrDevice)
 	}
 	if !t.IsContiguous() {
-		return fmt.Errorf("inline: %s: argument %d (shape %v, strides %v) is not contiguous; pass t.Contiguous(ctx): %w", k.name, i, t.Shape(), t.Strides(), ops.ErrArg)
+		return fmt.Errorf("cumodule: %s: argument %d (shape %v, strides %v) is not contiguous; pass t.Contiguous(ctx): %w", k.name, i, t.Shape(), t.Strides(), ops.ErrArg)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package inline_test
+package cumodule_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/inline"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 )
 
 // The fatbin of testdata/scale_add.cu (y = a*x + b): SASS for sm_80 and sm_90, PTX of compute_90.
@@ -34,7 +34,7 @@ func requireGPU(t *testing.T) {
 	if !errors.Is(err, cuda.ErrNoDevice) {
 		t.Fatalf("DeviceCount: %v, want nil or an error wrapping cuda.ErrNoDevice", err)
 	}
-	_, lerr := inline.Load(0, image)
+	_, lerr := cumodule.Load(0, image)
 	if !errors.Is(lerr, cuda.ErrNoDevice) {
 		t.Fatalf("without a device, Load = %v, want an error wrapping cuda.ErrNoDevice", lerr)
 	}
@@ -43,16 +43,16 @@ func requireGPU(t *testing.T) {
 
 // Errors that need no GPU: an empty image, a missing file, a device that does not exist.
 func TestLoadErrors(t *testing.T) {
-	if _, err := inline.Load(0, nil); err == nil || !strings.Contains(err.Error(), "empty image") {
+	if _, err := cumodule.Load(0, nil); err == nil || !strings.Contains(err.Error(), "empty image") {
 		t.Errorf("Load(0, nil) = %v, want an error saying the image is empty", err)
 	}
 	missing := filepath.Join(t.TempDir(), "missing.fatbin")
-	if _, err := inline.LoadFile(0, missing); !errors.Is(err, os.ErrNotExist) {
+	if _, err := cumodule.LoadFile(0, missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("LoadFile(%s) = %v, want an error wrapping os.ErrNotExist", missing, err)
 	}
 	n, _ := cuda.DeviceCount()
 	for _, d := range []int{-1, n} {
-		_, err := inline.Load(d, image)
+		_, err := cumodule.Load(d, image)
 		if !errors.Is(err, cuda.ErrNoDevice) {
 			t.Errorf("Load(%d, image) with %d devices = %v, want an error wrapping cuda.ErrNoDevice", d, n, err)
 		} else {
@@ -68,7 +68,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err := os.WriteFile(path, image, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := inline.LoadFile(0, path)
+	m, err := cumodule.LoadFile(0, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestLoadAndLaunch(t *testing.T) {
 	if _, err := m.Kernel("no_such_kernel"); err == nil || !strings.Contains(err.Error(), "CUDA_ERROR_NOT_FOUND") {
 		t.Errorf("Kernel(no_such_kernel) = %v, want CUDA_ERROR_NOT_FOUND", err)
 	}
-	if _, err := inline.Load(0, []byte("not an image")); err == nil {
+	if _, err := cumodule.Load(0, []byte("not an image")); err == nil {
 		t.Errorf("Load of a text that is no image succeeded")
 	} else {
 		t.Logf("Load of a bad image: %v", err)
@@ -93,20 +93,20 @@ func TestLoadAndLaunch(t *testing.T) {
 	xd := tensor(t)(x.To(ctx, ops.CUDA(0)))
 	// y starts as the CUDA result of an ops kernel, so ordering with ops/cuda's stream is exercised.
 	yd := tensor(t)(ops.AddScalar(ctx, xd, 1))
-	if err := k.Launch(ctx, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(3), float32(0.5), int64(n)); err != nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1024}, cumodule.Dim3{X: 256}, 0, yd, xd, float32(3), float32(0.5), int64(n)); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
 		t.Errorf("Launch with a CPU tensor = %v, want ErrDevice", err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, "oops"); err == nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, "oops"); err == nil {
 		t.Errorf("Launch with a string argument succeeded")
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: -1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
+	if err := k.Launch(ctx, cumodule.Dim3{X: -1}, cumodule.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
 		t.Errorf("Launch with a negative grid = %v, want ErrArg", err)
 	}
 	var noCtx context.Context
-	if err := k.Launch(noCtx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
+	if err := k.Launch(noCtx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrArg) {
 		t.Errorf("Launch with a nil context = %v, want ErrArg", err)
 	}
 	got := float32s(t, yd)
@@ -122,10 +122,10 @@ func TestLoadAndLaunch(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Errorf("second Close = %v, want nil", err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, inline.ErrClosed) {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, yd, xd, float32(1), float32(1), int64(1)); !errors.Is(err, cumodule.ErrClosed) {
 		t.Errorf("Launch after Close = %v, want ErrClosed", err)
 	}
-	if _, err := m.Kernel("scale_add"); !errors.Is(err, inline.ErrClosed) {
+	if _, err := m.Kernel("scale_add"); !errors.Is(err, cumodule.ErrClosed) {
 		t.Errorf("Kernel after Close = %v, want ErrClosed", err)
 	}
 }
@@ -134,7 +134,7 @@ func TestLoadAndLaunch(t *testing.T) {
 // on the default stream.
 func TestLaunchOnStream(t *testing.T) {
 	requireGPU(t)
-	m, err := inline.Load(0, image)
+	m, err := cumodule.Load(0, image)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,12 +155,12 @@ func TestLaunchOnStream(t *testing.T) {
 	xd := tensor(t)(x.To(bg, ops.CUDA(0)))     // default stream
 	yd := tensor(t)(ops.AddScalar(ctx, xd, 1)) // on s, after the copy
 	// On s: y = 2*x + 1 (after AddScalar's y = x + 1 on s).
-	if err := k.Launch(ctx, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(2), float32(1), int64(n)); err != nil {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1024}, cumodule.Dim3{X: 256}, 0, yd, xd, float32(2), float32(1), int64(n)); err != nil {
 		t.Fatal(err)
 	}
 	zd := tensor(t)(ops.AddScalar(bg, yd, 0.25)) // default stream: waits for s's launch on y
 	// A launch on the default stream that writes y, a tensor of s: s's later work waits for it.
-	if err := k.Launch(bg, inline.Dim3{X: 1024}, inline.Dim3{X: 256}, 0, yd, xd, float32(4), float32(0), int64(n)); err != nil {
+	if err := k.Launch(bg, cumodule.Dim3{X: 1024}, cumodule.Dim3{X: 256}, 0, yd, xd, float32(4), float32(0), int64(n)); err != nil {
 		t.Fatal(err)
 	}
 	wd := tensor(t)(ops.AddScalar(ctx, yd, 0.5)) // on s: 4*x + 0.5
@@ -169,10 +169,10 @@ func TestLaunchOnStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if err := k.Launch(cuda.WithStream(bg, other), inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
+	if err := k.Launch(cuda.WithStream(bg, other), cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, yd, x, float32(1), float32(1), int64(1)); !errors.Is(err, ops.ErrDevice) {
 		t.Errorf("Launch with a CPU tensor = %v, want ErrDevice", err)
 	}
-	if err := k.Launch(ctx, inline.Dim3{X: 1}, inline.Dim3{X: 1}, 0, (*ops.Tensor)(nil)); !errors.Is(err, ops.ErrNil) {
+	if err := k.Launch(ctx, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, (*ops.Tensor)(nil)); !errors.Is(err, ops.ErrNil) {
 		t.Errorf("Launch with a nil tensor = %v, want ErrNil", err)
 	}
 	z := float32s(t, zd)

@@ -1,7 +1,7 @@
-// The driver API for ops/cuda/inline, through entry points the CUDA runtime hands out (see
+// The driver API for ops/cuda/cumodule, through entry points the CUDA runtime hands out (see
 // driver.h): the runtime loads libcuda.so.1 with dlopen on first use, so nothing here makes a
 // program need the driver to start. The function types are the toolkit's own (cudaTypedefs.h).
-#include "ops/cuda/inline/csrc/driver.h"
+#include "ops/cuda/cumodule/csrc/driver.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -84,7 +84,7 @@ cudaError_t resolve() {
 }
 
 // Makes ctx current on the calling thread (a no-op when it already is).
-CUresult enter(inline_handle ctx) {
+CUresult enter(cumodule_handle ctx) {
   if (!g_resolved.load(std::memory_order_acquire)) return CUDA_ERROR_NOT_INITIALIZED;
   CUcontext want = reinterpret_cast<CUcontext>(ctx);
   CUcontext current = nullptr;
@@ -95,7 +95,7 @@ CUresult enter(inline_handle ctx) {
 
 }  // namespace
 
-extern "C" int inline_init(int device, inline_handle* ctx, int* driver_error) {
+extern "C" int cumodule_init(int device, cumodule_handle* ctx, int* driver_error) {
   *ctx = 0;
   *driver_error = 0;
   if (device < 0) return cudaErrorInvalidDevice;
@@ -114,7 +114,7 @@ extern "C" int inline_init(int device, inline_handle* ctx, int* driver_error) {
     return err;
   }
   if (static_cast<size_t>(device) < g_contexts.size() && g_contexts[device] != nullptr) {
-    *ctx = reinterpret_cast<inline_handle>(g_contexts[device]);
+    *ctx = reinterpret_cast<cumodule_handle>(g_contexts[device]);
     return cudaSuccess;
   }
   // Retained once per device and never released: the runtime keeps it for the process too.
@@ -128,40 +128,40 @@ extern "C" int inline_init(int device, inline_handle* ctx, int* driver_error) {
   }
   if (g_contexts.size() <= static_cast<size_t>(device)) g_contexts.resize(device + 1, nullptr);
   g_contexts[device] = c;
-  *ctx = reinterpret_cast<inline_handle>(c);
+  *ctx = reinterpret_cast<cumodule_handle>(c);
   return cudaSuccess;
 }
 
-extern "C" int inline_module_load(inline_handle ctx, const void* image, inline_handle* module) {
+extern "C" int cumodule_module_load(cumodule_handle ctx, const void* image, cumodule_handle* module) {
   *module = 0;
   CUresult r = enter(ctx);
   if (r != CUDA_SUCCESS) return r;
   CUmodule m = nullptr;
   r = g_driver.module_load_data(&m, image);
-  if (r == CUDA_SUCCESS) *module = reinterpret_cast<inline_handle>(m);
+  if (r == CUDA_SUCCESS) *module = reinterpret_cast<cumodule_handle>(m);
   return r;
 }
 
-extern "C" int inline_module_unload(inline_handle ctx, inline_handle module) {
+extern "C" int cumodule_module_unload(cumodule_handle ctx, cumodule_handle module) {
   CUresult r = enter(ctx);
   if (r != CUDA_SUCCESS) return r;
   return g_driver.module_unload(reinterpret_cast<CUmodule>(module));
 }
 
-extern "C" int inline_module_function(inline_handle ctx, inline_handle module, const char* name,
-                                      inline_handle* function) {
+extern "C" int cumodule_module_function(cumodule_handle ctx, cumodule_handle module, const char* name,
+                                      cumodule_handle* function) {
   *function = 0;
   CUresult r = enter(ctx);
   if (r != CUDA_SUCCESS) return r;
   CUfunction f = nullptr;
   r = g_driver.module_get_function(&f, reinterpret_cast<CUmodule>(module), name);
-  if (r == CUDA_SUCCESS) *function = reinterpret_cast<inline_handle>(f);
+  if (r == CUDA_SUCCESS) *function = reinterpret_cast<cumodule_handle>(f);
   return r;
 }
 
-extern "C" int inline_launch(inline_handle ctx, inline_handle function, unsigned gx, unsigned gy,
+extern "C" int cumodule_launch(cumodule_handle ctx, cumodule_handle function, unsigned gx, unsigned gy,
                              unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                             unsigned shared_bytes, inline_handle stream,
+                             unsigned shared_bytes, cumodule_handle stream,
                              const unsigned long long* params, int nparams) {
   CUresult r = enter(ctx);
   if (r != CUDA_SUCCESS) return r;
@@ -181,7 +181,7 @@ extern "C" int inline_launch(inline_handle ctx, inline_handle function, unsigned
                                 nparams > 0 ? args : nullptr, nullptr);
 }
 
-extern "C" const char* inline_driver_error_name(int code) {
+extern "C" const char* cumodule_driver_error_name(int code) {
   const char* s = nullptr;
   if (!g_resolved.load(std::memory_order_acquire) ||
       g_driver.error_name(static_cast<CUresult>(code), &s) != CUDA_SUCCESS || s == nullptr) {
@@ -190,7 +190,7 @@ extern "C" const char* inline_driver_error_name(int code) {
   return s;
 }
 
-extern "C" const char* inline_driver_error_string(int code) {
+extern "C" const char* cumodule_driver_error_string(int code) {
   const char* s = nullptr;
   if (!g_resolved.load(std::memory_order_acquire) ||
       g_driver.error_string(static_cast<CUresult>(code), &s) != CUDA_SUCCESS || s == nullptr) {
@@ -199,10 +199,10 @@ extern "C" const char* inline_driver_error_string(int code) {
   return s;
 }
 
-extern "C" const char* inline_runtime_error_name(int code) {
+extern "C" const char* cumodule_runtime_error_name(int code) {
   return cudaGetErrorName(static_cast<cudaError_t>(code));
 }
 
-extern "C" const char* inline_runtime_error_string(int code) {
+extern "C" const char* cumodule_runtime_error_string(int code) {
   return cudaGetErrorString(static_cast<cudaError_t>(code));
 }
