@@ -82,7 +82,12 @@ func HostView[T float32 | float64 | half.Float16 | half.BFloat16](t *Tensor) []T
 		all = s.BFloat16()
 	}
 	v, ok := all.([]T)
-	if !ok || t.offset+t.Numel() > len(v) {
+	switch {
+	case !ok:
+		return nil
+	case t.Numel() == 0: // an empty view may start past its storage's end
+		return v[:0]
+	case t.offset+t.Numel() > len(v):
 		return nil
 	}
 	return v[t.offset : t.offset+t.Numel()]

@@ -99,6 +99,22 @@ func TestContiguousInputs(t *testing.T) {
 	}
 }
 
+// HostView of an empty view is an empty slice, not nil, wherever the view
+// starts.
+func TestHostViewEmpty(t *testing.T) {
+	x, _ := Zeros(Float32, 0, 6)
+	v, err := x.Narrow(1, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := HostView[float32](v); h == nil || len(h) != 0 {
+		t.Errorf("HostView of an empty view at offset %d = %#v, want an empty slice", v.Offset(), h)
+	}
+	if h := HostView[float64](v); h != nil {
+		t.Errorf("HostView[float64] of a float32 tensor = %#v, want nil", h)
+	}
+}
+
 // A backward function gets its forward call's context, without its
 // cancellation.
 type ctxValueKey struct{}

@@ -25,8 +25,8 @@ type Launch struct {
 	N      int       // the first tensor's number of elements
 	Ptr    []uintptr // the device address of each tensor's first element, in NewLaunch's order
 
-	s       *Stream
-	tensors []*ops.Tensor
+	s   *Stream
+	sts []*storage // the tensors' storages, in order
 }
 
 // NewLaunch prepares the launch of a kernel that reads or writes tensors,
@@ -66,7 +66,7 @@ func NewLaunch(ctx context.Context, tensors ...*ops.Tensor) (*Launch, error) {
 	}
 	s := StreamFrom(ctx, sts[0].device).effective()
 	l := &Launch{Stream: uintptr(s.touch()), Device: s.device, DType: int(dtypeCode(tensors[0].DType())),
-		N: tensors[0].Numel(), Ptr: make([]uintptr, len(tensors)), s: s, tensors: tensors}
+		N: tensors[0].Numel(), Ptr: make([]uintptr, len(tensors)), s: s, sts: sts}
 	for i, st := range sts {
 		if st.n > 0 {
 			if err := orderUse(st, s); err != nil {
@@ -102,11 +102,7 @@ func (l *Launch) publish() error {
 		return nil
 	}
 	var done []*Stream
-	for _, t := range l.tensors {
-		st, err := storageOf(t.Storage())
-		if err != nil {
-			return fmt.Errorf("cuda: Launch.Check on %v: %w", s, err)
-		}
+	for _, st := range l.sts {
 		w := st.stream.effective()
 		if w == s || w.h == s.h || st.n == 0 || slices.Contains(done, w) {
 			continue

@@ -164,18 +164,6 @@ func TestRowSoftmaxBackward(t *testing.T) {
 	})
 }
 
-// matTol is the tolerance of products of up to K = 129 terms in [-1, 1): the float32 CPU kernel
-// and cuBLAS accumulate in float32 (each sum within 2*K*2^-24 of the sum of |terms|, about 32).
-func matTol(d ops.DType) (float64, float64) {
-	switch d {
-	case ops.Float32:
-		return 1e-6, 5e-4
-	case ops.Float64:
-		return 1e-12, 1e-11
-	}
-	return optest.Tolerance(d)
-}
-
 func TestMatMul(t *testing.T) {
 	optest.Run(t, optest.Spec{
 		Name:       "MatMul",
@@ -183,7 +171,7 @@ func TestMatMul(t *testing.T) {
 		Ref:        optest.MatMul,
 		Shapes:     optest.MatMulShapes,
 		GradShapes: [][]int{{3, 4}, {4, 2}},
-		Tol:        matTol,
+		Tol:        optest.MatMulTolerance,
 	})
 }
 

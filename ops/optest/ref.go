@@ -1,6 +1,10 @@
 package optest
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
 
 // Elementwise returns the Ref of an elementwise op: the output has the
 // shape of the first input, and element i is f of the inputs' elements i.
@@ -41,4 +45,20 @@ func MatMul(in []Values) Values {
 var MatMulShapes = [][][]int{
 	{{0, 3}, {3, 2}}, {{3, 0}, {0, 2}}, {{2, 3}, {3, 0}}, {{1, 1}, {1, 1}},
 	{{7, 5}, {5, 3}}, {{33, 65}, {65, 17}}, {{127, 129}, {129, 65}},
+}
+
+// MatMulTolerance is the Tol of a matrix product on MatMulShapes whose
+// kernels accumulate in the input dtype: a length-K dot product summed in
+// any order is within K*u of the sum of its |terms| (u = 2^-24 in float32,
+// 2^-53 in float64), about 32 here (K <= 129, elements in [-1, 1)), which
+// the absolute tolerances cover twice over; the 16-bit dtypes keep
+// Tolerance. It assumes plain FMA arithmetic (no TF32).
+func MatMulTolerance(d ops.DType) (rtol, atol float64) {
+	switch d {
+	case ops.Float32:
+		return 1e-6, 5e-4
+	case ops.Float64:
+		return 1e-12, 1e-11
+	}
+	return Tolerance(d)
 }

@@ -10,10 +10,8 @@ import (
 )
 
 // spec is Gemm for the op test kit (rules_cuda_go's ops/optest): the kit's matrix product
-// reference and shapes, float32 and float64. A length-k dot product summed in any order is within
-// k*u of the sum of its |terms| (u: 2^-24 in float32, 2^-53 in float64), about 32 for the kit's
-// products (k <= 129, elements in [-1, 1)); the tolerances leave a factor of 2. They assume plain
-// FMA arithmetic: cuBLAS's default math mode (no TF32 for float32).
+// reference, shapes and tolerance (for kernels that accumulate in the input dtype with plain FMA
+// arithmetic: cuBLAS's default math mode, no TF32), float32 and float64.
 var spec = optest.Spec{
 	Name:       "Gemm",
 	Call:       func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return Gemm(ctx, in[0], in[1]) },
@@ -21,12 +19,7 @@ var spec = optest.Spec{
 	Shapes:     optest.MatMulShapes,
 	GradShapes: [][]int{{5, 3}, {3, 4}},
 	DTypes:     []ops.DType{ops.Float32, ops.Float64},
-	Tol: func(d ops.DType) (float64, float64) {
-		if d == ops.Float32 {
-			return 1e-6, 5e-4
-		}
-		return 1e-12, 1e-11
-	},
+	Tol:        optest.MatMulTolerance,
 }
 
 // TestGemm checks Gemm against the reference on every layout of its operands (the kernels get

@@ -9,9 +9,8 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
-// spec is TiledMatMul for the op test kit. The CPU kernel sums in float64; the CUDA kernel in the
-// input dtype, within 2*K*u of the sum of |terms| (u = 2^-24 in float32): at most 5e-4 for the kit's
-// products (K <= 129, |terms| summing to about 32).
+// spec is TiledMatMul for the op test kit: the kit's matrix product reference, shapes and
+// tolerance (the CUDA kernel accumulates in the input dtype, the CPU kernel in float64).
 var spec = optest.Spec{
 	Name: "TiledMatMul",
 	Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
@@ -21,12 +20,7 @@ var spec = optest.Spec{
 	Shapes:     optest.MatMulShapes,
 	GradShapes: [][]int{{5, 3}, {3, 4}},
 	DTypes:     []ops.DType{ops.Float32, ops.Float64},
-	Tol: func(d ops.DType) (float64, float64) {
-		if d == ops.Float32 {
-			return 1e-6, 5e-4
-		}
-		return 1e-12, 1e-11
-	},
+	Tol:        optest.MatMulTolerance,
 }
 
 // TestTiledMatMul checks the op on every layout of its operands (the CUDA kernel reads them
