@@ -206,6 +206,15 @@ jar_closure() {
       END { n = split(cp, a, " "); for (i = 1; i <= n; i++) print a[i] }')
   done
 }
+# get_patchelf DIR: prints the path of a patchelf: the system's, else bookworm's unpacked into DIR
+# (only unpacked; it runs on the system's libraries).
+get_patchelf() {
+  if command -v patchelf; then return 0; fi
+  mkdir -p "$1"
+  download_debs "$1" patchelf/bookworm >&2
+  unpack_debs "$1" "$1/root"
+  echo "$1/root/usr/bin/patchelf"
+}
 is_elf() { [ "$(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]; }
 
 # Bazel: sid's bazel-bootstrap in $cache/bazel-debian/VERSION, made self-contained.
@@ -238,13 +247,7 @@ install_bazel_private() {
   download_debs "$tmp/debs" "${pkgs[@]/%//sid}"
   say "unpacking them into $final (not installing: dpkg-deb -x)"
   unpack_debs "$tmp/debs" "$staging/root"
-  # bookworm's patchelf, unpacked only; it runs on the system's libraries.
-  pe=$(command -v patchelf || true)
-  if [ -z "$pe" ]; then
-    download_debs "$tmp/tools" patchelf/bookworm
-    unpack_debs "$tmp/tools" "$tmp/tools/root"
-    pe="$tmp/tools/root/usr/bin/patchelf"
-  fi
+  pe=$(get_patchelf "$tmp/tools")
   relink_absolute "$staging/root" "$final/root"
   jdk=usr/lib/jvm/java-21-openjdk-amd64
   { [ -x "$staging/root/usr/bin/bazel" ] && [ -x "$staging/root/$jdk/bin/java" ]; } || die "sid's packages did not bring usr/bin/bazel and $jdk/bin/java"
@@ -386,13 +389,15 @@ install_go_private() {
 # files are moved to the layout of NVIDIA's own installs (bin/, nvvm/bin, nvvm/libdevice, include/,
 # lib64/, lib64/stubs) and bin/nvcc.profile finds everything relative to nvcc, so the root works
 # wherever it is, as CUDA_PATH.
+# What .complete holds; a toolkit unpacked by an earlier version of this function is made again.
+cuda_sid_layout="rules_cuda_go cuda-sid layout 2"
 install_cuda_sid_private() {
   local version final staging tmp pkgs u deb
   private_apt_update "main contrib non-free"
   version=$(papt apt-cache policy nvidia-cuda-toolkit | awk '/Candidate:/ {print $2}')
   [ -n "$version" ] && [ "$version" != "(none)" ] || die "Debian sid has no nvidia-cuda-toolkit (non-free) in $mirror"
   final="$cache/cuda-debian-sid/$version"
-  if [ -f "$final/.complete" ]; then
+  if [ "$(cat "$final/.complete" 2>/dev/null)" = "$cuda_sid_layout" ]; then
     say "the CUDA toolkit of Debian sid ($version) is already in $final"
     ln -sfn "$version" "$cache/cuda-debian-sid/current"
     return 0
@@ -424,7 +429,6 @@ install_cuda_sid_private() {
       *) dpkg-deb -x "$deb" "$staging" ;;
     esac
   done
-  rm -rf "$tmp"
   u="$staging/usr"
   local root="$staging/root" t
   mkdir -p "$root/bin" "$root/nvvm/bin" "$root/nvvm/lib64" "$root/nvvm/include" "$root/lib64"
@@ -444,6 +448,18 @@ install_cuda_sid_private() {
   # Link names of libraries left out (static math libraries' companions, NPP, nvJPEG, ...) would
   # dangle: remove them, so that the toolkit does not seem to have those libraries.
   find "$root/lib64" -xtype l -delete
+  # NVIDIA's libraries find the files they open themselves (NVRTC its builtins, cuSOLVER cuBLAS) in
+  # their own directory through the run path $ORIGIN, which Debian removes: put it back.
+  local pe f n=0
+  pe=$(get_patchelf "$tmp/tools")
+  while IFS= read -r -d '' f; do
+    is_elf "$f" || continue
+    # shellcheck disable=SC2016 # $ORIGIN is for the dynamic loader
+    "$pe" --set-rpath '$ORIGIN' "$f"
+    n=$((n + 1))
+  done < <(find "$root/lib64" "$root/nvvm/lib64" -maxdepth 1 -type f -name 'lib*.so*' -print0)
+  say "run path \$ORIGIN set on $n libraries"
+  rm -rf "$tmp"
   cat >"$root/bin/nvcc.profile" <<'PROFILE'
 # Written by rules_cuda_go's tools/install-debian.sh: Debian's toolkit in NVIDIA's layout.
 TOP              = $(_HERE_)/..
@@ -460,7 +476,7 @@ PROFILE
   mv -T "$root" "$final" || die "could not move the toolkit into $final"
   rm -rf "$staging"
   trap - EXIT
-  touch "$final/.complete"
+  echo "$cuda_sid_layout" >"$final/.complete"
   ln -sfn "$version" "$cache/cuda-debian-sid/current"
   say "CUDA $("$final/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p') from Debian sid is in $final ($(du -sh "$final" | cut -f1)); use it with CUDA_PATH=$final and --cuda_version=local"
 }

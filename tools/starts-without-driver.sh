@@ -2,8 +2,9 @@
 # starts-without-driver.sh: every test binary of //tests:all and of the example consumers starts, and
 # passes (its GPU parts skipping), where no NVIDIA driver library (libcuda.so.1) can be found.
 #
-#   tools/starts-without-driver.sh                 # //tests:all, examples/bzlmod_consumer, examples/workspace_consumer
-#   tools/starts-without-driver.sh --no-examples   # //tests:all only
+#   tools/starts-without-driver.sh              # //tests:all here, //... in examples/bzlmod_consumer and examples/workspace_consumer
+#   tools/starts-without-driver.sh .            # //tests:all only (CI runs this as its first step)
+#   tools/starts-without-driver.sh examples/bzlmod_consumer examples/workspace_consumer
 #
 # 1. Builds the tests, then looks at every ELF file in their runfiles that this repository (or the
 #    example) built: none may list libcuda.so.1 in NEEDED (such a binary needs the driver to start).
@@ -12,9 +13,10 @@
 #    namespace) binds an empty file over each, so the dynamic loader and dlopen fail on it. Two probes
 #    prove it before anything else runs there: a program that NEEDs libcuda.so.1 must not start (exit
 #    127), and dlopen("libcuda.so.1") must fail. Otherwise the check itself fails.
-# 3. In that environment, runs `bazel test --nocache_test_results` on the same targets (the Bazel
-#    server is restarted inside it, and shut down again afterwards so later commands get a normal
-#    one), and fails if any test fails or any test log says "error while loading shared libraries".
+# 3. In that environment, runs `bazel test --nocache_test_results` on the same targets (in a
+#    namespace, the Bazel server is restarted inside it, and shut down again afterwards so that later
+#    commands get a normal one), and fails if any test fails or any test log says "error while
+#    loading shared libraries".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -24,19 +26,19 @@ die() {
   exit 1
 }
 
-examples=(examples/bzlmod_consumer examples/workspace_consumer)
+workspaces=()
 inner=0
 for a in "$@"; do
   case "$a" in
-    --no-examples) examples=() ;;
     --inner) inner=1 ;; # set when re-run inside the namespace
-    *) die "unknown argument '$a' (expected --no-examples)" ;;
+    . | examples/bzlmod_consumer | examples/workspace_consumer) workspaces+=("$a") ;;
+    *) die "unknown argument '$a' (expected '.', examples/bzlmod_consumer or examples/workspace_consumer)" ;;
   esac
 done
+[ ${#workspaces[@]} -gt 0 ] || workspaces=(. examples/bzlmod_consumer examples/workspace_consumer)
 
 # The test targets of a workspace: //tests:all here, //... in an example.
 targets_of() { if [ "$1" = . ]; then echo //tests:all; else echo //...; fi; }
-workspaces=(. "${examples[@]}")
 
 # Every libcuda the dynamic loader or dlopen could find.
 find_libcuda() {
@@ -118,7 +120,6 @@ if [ $inner -eq 0 ]; then
   trap 'rm -rf "$probes"' EXIT
   make_probes "$probes"
   mapfile -t libs < <(find_libcuda)
-  for ws in "${workspaces[@]}"; do (cd "$ws" && "$root/bazelw" shutdown); done
   status=0
   if [ ${#libs[@]} -eq 0 ]; then
     say "no libcuda on this machine (ldconfig, library directories, LD_LIBRARY_PATH): the tests run as they are"
@@ -129,13 +130,15 @@ if [ $inner -eq 0 ]; then
     ns=(unshare --mount --propagation private)
     [ "$(id -u)" -eq 0 ] || ns=(unshare --user --map-root-user --mount --propagation private)
     : >"$probes/empty"
+    # The Bazel servers must start inside the namespace, for the tests they run to be in it.
+    for ws in "${workspaces[@]}"; do (cd "$ws" && "$root/bazelw" shutdown); done
     LIBS="${libs[*]}" PROBES=$probes "${ns[@]}" bash -c '
       set -e
       for f in $LIBS; do mount --bind "$PROBES/empty" "$f"; done
       exec "$0" --inner "$@"' "$0" "$@" || status=$?
+    # The servers started inside stay in that environment: shut them down.
+    for ws in "${workspaces[@]}"; do (cd "$ws" && "$root/bazelw" shutdown) || true; done
   fi
-  # The Bazel servers started inside stay in that environment: shut them down.
-  for ws in "${workspaces[@]}"; do (cd "$ws" && "$root/bazelw" shutdown) || true; done
   [ $status -eq 0 ] || die "some test binaries did not start or pass without libcuda (above)"
   say "PASS: every test of ${workspaces[*]} started and passed without libcuda.so.1"
   exit 0

@@ -153,12 +153,15 @@ ensure_tools() {
     missing+=("Bazel >= 7.7"); private+=(bazel); advice+=("install Bazel $want_bazel (https://bazel.build/install) and put it on PATH")
   fi
   if use_sid_cuda; then
-    if want_cuda "$@" && [ ! -f "$sid_cuda/.complete" ]; then
+    # Installed, by the installer's present layout (cuda_sid_layout, which it writes to .complete)?
+    local layout
+    layout=$(sed -n 's/^cuda_sid_layout="\(.*\)"$/\1/p' "$root/tools/install-debian.sh")
+    if want_cuda "$@" && [ "$(cat "$sid_cuda/.complete" 2>/dev/null)" != "$layout" ]; then
       is_debian_like || die "RULES_CUDA_GO_LOCAL_CUDA=debian-sid unpacks Debian packages: it needs Debian (x86_64, with apt-get and dpkg-deb)"
       say "RULES_CUDA_GO_LOCAL_CUDA=debian-sid: installing Debian sid's CUDA toolkit into $cache/cuda-debian-sid (no root; one time, a few minutes)"
       RULES_CUDA_GO_CACHE=$cache "$root/tools/install-debian.sh" cuda-sid
     fi
-    if [ -f "$sid_cuda/.complete" ]; then
+    if [ "$(cat "$sid_cuda/.complete" 2>/dev/null)" = "$layout" ]; then
       # The resolved directory: a new version is a new CUDA_PATH, which makes Bazel find the toolkit again.
       CUDA_PATH=$(cd -P "$sid_cuda" && pwd)
       export CUDA_PATH
