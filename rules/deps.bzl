@@ -33,8 +33,8 @@ def rules_cuda_go_dependencies():
 
 # buildifier: disable=unnamed-macro
 # Declares a fixed set of repositories (@cuda, @cuda_<version>_*, @local_cuda): nothing to name.
-def rules_cuda_go_toolchains(mirrors = [], extra = {}):
-    """Declares the CUDA toolkits, the @cuda hub and the glibc baseline, and registers their toolchains.
+def rules_cuda_go_toolchains(mirrors = [], extra = {}, glibc_baseline = False):
+    """Declares the CUDA toolkits and the @cuda hub, and registers their toolchains.
 
     The pinned toolkits (toolchains/versions.bzl) are downloaded only when a target needs them;
     --@rules_cuda_go//toolchains:cuda_version selects one (default: the newest pinned CUDA 13), or
@@ -46,12 +46,16 @@ def rules_cuda_go_toolchains(mirrors = [], extra = {}):
       extra: more toolkits, cuda_version -> spec: the TOOLKIT of a cuda_redist_manifest
         repository's toolkit.bzl (what the cuda extension's redist tag declares in bzlmod), e.g.
         {"12.8": TOOLKIT}; --@rules_cuda_go//toolchains:cuda_version=12.8 selects it.
+      glibc_baseline: also declare the glibc baseline (toolchains/sysroot) and register its C++
+        toolchain ahead of Bazel's auto-configured one, so that host code is built against glibc
+        2.36 (docs/glibc-baseline.md). Off by default: the workspace keeps its own C++ toolchain.
     """
     if native.existing_rule("cuda"):
         return
     cuda_toolkit_repositories(extra = extra, mirrors = mirrors)
     native.register_toolchains("@cuda//:all")
 
-    # The glibc baseline's C++ toolchain (toolchains/sysroot), ahead of Bazel's auto-configured one.
-    sysroot_repositories()
-    native.register_toolchains("@rules_cuda_go//toolchains/sysroot:all")
+    if glibc_baseline:
+        # The glibc baseline's C++ toolchain (toolchains/sysroot), ahead of Bazel's auto-configured one.
+        sysroot_repositories()
+        native.register_toolchains("@rules_cuda_go//toolchains/sysroot:all")

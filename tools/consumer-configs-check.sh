@@ -2,7 +2,7 @@
 # CI: the .bazelrc block that docs/consumers.md gives consumers (between <!-- consumer-bazelrc:begin --> and
 # <!-- consumer-bazelrc:end -->) defines every config it documents. Runs Bazel in
 # examples/bzlmod_consumer with that block alone as its .bazelrc (--noworkspace_rc; plus this
-# checkout's offline overrides) and builds each config: default, release, debug, cpu, and the
+# checkout's offline overrides) and builds each config: default, release, debug, cpu, bazel9, and the
 # sanitizer/profiler configs (their tests run through tools/sanitize / tools/profile, which on a
 # machine without a GPU say so and run the tests as they are). Also checks that the example's own
 # .bazelrc carries the same block, byte for byte.
@@ -34,6 +34,8 @@ for c in '' release cpu; do
   echo "--- build --config=${c:-<default>} //..."
   bz build ${c:+--config=$c} //...
 done
+echo "--- build --config=bazel9 --nobuild //... (Bazel 8 and 9 semantics; CI tests //... this way before)"
+bz build --config=bazel9 --nobuild //...
 echo "--- build --config=debug //leakyrelu:leakyrelu_cu (device -G; analysis of //...)"
 bz build --config=debug //leakyrelu:leakyrelu_cu
 bz build --config=debug --nobuild //...

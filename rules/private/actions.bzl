@@ -2,6 +2,10 @@
 
 load("//toolchains:host_compiler.bzl", "host_compiler_flags")
 
+# The toolchain nvcc comes from: named on every nvcc action, so that Bazel runs it on the execution
+# platform that toolchain was resolved for (automatic exec groups, --incompatible_auto_exec_groups).
+CUDA_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+
 # Flags per compilation mode (-c / --config=debug / --config=release).
 MODE_FLAGS = {
     # Device: no optimisation, device debug info; host: -g -O0.
@@ -77,6 +81,7 @@ def nvcc_compile(
         args.add_all(["-Xcompiler", f])
     actions.run(
         executable = cuda.nvcc,
+        toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [args],
         inputs = depset([src], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
         outputs = [out],
@@ -111,6 +116,7 @@ def nvcc_device_link(actions, cuda, host, objects, libraries, out, gencode_flags
     args.add("-o", out)
     actions.run(
         executable = cuda.nvcc,
+        toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [args],
         inputs = depset(objects + libraries, transitive = [cuda.toolkit_files, cuda.headers.headers, host.files]),
         outputs = [out],

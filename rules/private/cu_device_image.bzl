@@ -101,6 +101,7 @@ def _cu_device_image_impl(ctx):
         args.add_all(ctx.attr.copts)
         ctx.actions.run(
             executable = cuda.nvcc,
+            toolchain = _TOOLCHAIN_TYPE,
             arguments = [args],
             inputs = depset([ctx.file.src], transitive = [cc.headers, cuda.toolkit_files, host.files]),
             outputs = [out],

@@ -48,7 +48,7 @@ package(default_visibility = ["//visibility:public"])
 # Everything: the C++ toolchain's compile and link inputs.
 filegroup(
     name = "sysroot",
-    srcs = glob(["lib/**", "lib64/**", "usr/**"]),
+    srcs = glob(["lib/**", "usr/**"]) + glob(["lib64/**"], allow_empty = True),
 )
 
 filegroup(
@@ -58,7 +58,7 @@ filegroup(
 
 filegroup(
     name = "libraries",
-    srcs = glob(["lib/**", "lib64/**", "usr/lib/**"]),
+    srcs = glob(["lib/**", "usr/lib/**"]) + glob(["lib64/**"], allow_empty = True),
 )
 
 exports_files(["packages.txt"])

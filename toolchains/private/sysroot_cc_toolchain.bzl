@@ -19,6 +19,7 @@ the two (--@rules_cuda_go//toolchains:sysroot) changes the C library and nothing
 
 load("@bazel_tools//tools/cpp:unix_cc_toolchain_config.bzl", "cc_toolchain_config")
 load("@rules_cc//cc/toolchains:cc_toolchain.bzl", "cc_toolchain")
+load("//toolchains/sysroot:identity.bzl", "BASELINE_TOOLCHAIN_ID_PREFIX")
 
 def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_directories):
     """Declares NAME (a cc_toolchain) and its configuration.
@@ -48,7 +49,7 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
         name = name + "_config",
         cpu = "k8",
         compiler = "gcc",
-        toolchain_identifier = "rules_cuda_go_sysroot_gcc_" + gcc_version,
+        toolchain_identifier = BASELINE_TOOLCHAIN_ID_PREFIX + gcc_version,
         host_system_name = "local",
         target_system_name = "x86_64-linux-gnu",
         target_libc = "glibc",
@@ -106,7 +107,7 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
     native.filegroup(name = name + "_empty", srcs = [])
     cc_toolchain(
         name = name,
-        toolchain_identifier = "rules_cuda_go_sysroot_gcc_" + gcc_version,
+        toolchain_identifier = BASELINE_TOOLCHAIN_ID_PREFIX + gcc_version,
         toolchain_config = name + "_config",
         all_files = sysroot,
         ar_files = name + "_empty",
