@@ -1,8 +1,9 @@
 """The Go modules rules_cuda_go's packages import, for WORKSPACE mode.
 
 Load it after rules_cuda_go_dependencies() (it needs gazelle's go_repository) and call
-rules_cuda_go_go_dependencies(). The same versions and sums as go.mod/go.sum (gazelle and buildtools
-come from gazelle_dependencies()); in bzlmod, go.mod itself declares them.
+rules_cuda_go_go_dependencies(). The same versions and sums as the go.mod/go.sum of the library (the
+root) and of ops/bench (gazelle and buildtools come from gazelle_dependencies()); in bzlmod, those
+go.mod files themselves declare them (MODULE.bazel).
 """
 
 load("@bazel_gazelle//:deps.bzl", "go_repository")
@@ -25,7 +26,7 @@ def rules_cuda_go_go_dependencies():
         version = "v0.8.4",
     )
 
-    # gonum.org/v1/plot and the modules its packages used by ops/bench import (go.sum's sums).
+    # gonum.org/v1/plot and the modules its packages used by ops/bench import (ops/bench/go.sum's sums).
     go_repository(
         name = "ht_sr_git_sbinet_gg",
         importpath = "git.sr.ht/~sbinet/gg",
