@@ -24,7 +24,9 @@ rc=$(mktemp)
 trap 'rm -f "$rc"' EXIT
 {
   echo "$readme_block"
-  # What only this checkout needs: Bazel offline (./bazelw writes it) and no lockfile.
+  # What only this checkout needs: rules_cuda_go from it, Bazel offline (./bazelw writes it), no
+  # lockfile.
+  echo "common --override_module=rules_cuda_go=$root"
   echo "common --lockfile_mode=off"
   echo "try-import $root/.bazelrc.offline"
 } >"$rc"
