@@ -31,6 +31,7 @@ def go_build(rctx, pkg, out, cgo = False, env = {}):
       The exec_result of `go build`.
     """
     src_root = rctx.path(Label("//:go.mod")).dirname
+
     # GOWORK=off: the library's module alone (go.mod), not go.work's other modules, whose
     # dependencies (Gazelle, gonum/plot, ...) the resolver and the probe do not need.
     environment = {"GOFLAGS": "-mod=mod -buildvcs=false", "GOTOOLCHAIN": "local", "GOWORK": "off", "CGO_ENABLED": "1" if cgo else "0"}
