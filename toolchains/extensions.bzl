@@ -86,5 +86,6 @@ sysroot = module_extension(
     implementation = _sysroot_impl,
     doc = """The glibc baseline's sysroot and C++ toolchain repositories (toolchains/sysroot).
 
-    rules_cuda_go uses it and registers the toolchain itself; users need not mention it.""",
+    rules_cuda_go declares it; a module opts into the toolchain with
+    register_toolchains("@rules_cuda_go//toolchains/sysroot:all") (docs/glibc-baseline.md).""",
 )

@@ -52,7 +52,7 @@ def _glibc_check_impl(target, ctx):
 
 glibc_check = aspect(
     implementation = _glibc_check_impl,
-    doc = "Fails the build when an executable needs a C library version newer than the glibc baseline.",
+    doc = "Fails the build when an executable built with the glibc baseline's C++ toolchain needs a C library version newer than the baseline's.",
     attr_aspects = ["data"],
     toolchains = [config_common.toolchain_type(_CC_TOOLCHAIN_TYPE, mandatory = False)],
     attrs = {

@@ -2,12 +2,17 @@
 // Markdown, from what starlark_doc_extract reads out of the .bzl files (their docstrings, rules'
 // and tags' attributes, defaults) and from the comments above the build settings of a BUILD file.
 //
-//	docgen -o OUT.md -bzl LOAD_LABEL=EXTRACT.textproto... -flags PACKAGE=BUILD_FILE...
+//	docgen -o OUT.md -bzl LOAD_LABEL=EXTRACT.textproto... -flags PACKAGE=BUILD_FILE... [-load LABEL=FILE...]
 //	docgen -install GENERATED=DEST   (under bazel run: DEST relative to the workspace)
 //
 // Each -bzl is a .bzl file (as users load it) and starlark_doc_extract's text output for it; each
 // -flags is a package (as users name its targets) and its BUILD file, whose string_flag, bool_flag,
-// int_flag and string_list_flag targets are documented by the comment lines right above them.
+// int_flag and string_list_flag targets are documented by the comment lines right above them. A
+// flag's default that is a name the BUILD file loads is shown as the string that name is assigned in
+// the loaded file, when that file is given with -load (its label as the BUILD file writes it).
+//
+// Symbols a documented file re-exports from another repository (rules_cc's cc_binary) are listed
+// with their origin only, so that the reference does not change with that repository's version.
 package main
 
 import (
@@ -40,11 +45,12 @@ func (p *pairs) Set(v string) error { *p = append(*p, v); return nil }
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("docgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var bzls, flagFiles pairs
+	var bzls, flagFiles, loads pairs
 	out := fs.String("o", "", "the Markdown file to write")
 	install := fs.String("install", "", "GENERATED=DEST: copy the generated reference into the workspace")
 	fs.Var(&bzls, "bzl", "LOAD_LABEL=TEXTPROTO: a .bzl file and starlark_doc_extract's output for it (repeatable)")
 	fs.Var(&flagFiles, "flags", "PACKAGE=BUILD_FILE: a package whose build settings to document (repeatable)")
+	fs.Var(&loads, "load", "LABEL=FILE: a .bzl file the BUILD files load, for defaults named by a constant (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -73,13 +79,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		sections = append(sections, section{label: label, module: m})
 	}
+	loaded := map[string]string{}
+	for _, l := range loads {
+		label, path, ok := strings.Cut(l, "=")
+		if !ok {
+			return fmt.Errorf("-load %q: want LABEL=FILE", l)
+		}
+		loaded[label] = path
+	}
 	var settings []setting
 	for _, f := range flagFiles {
 		pkg, path, ok := strings.Cut(f, "=")
 		if !ok {
 			return fmt.Errorf("-flags %q: want PACKAGE=BUILD_FILE", f)
 		}
-		s, err := buildSettings(pkg, path)
+		s, err := buildSettings(pkg, path, loaded)
 		if err != nil {
 			return err
 		}
@@ -122,8 +136,9 @@ type setting struct {
 var settingKinds = map[string]bool{"string_flag": true, "bool_flag": true, "int_flag": true, "string_list_flag": true}
 
 // buildSettings returns the flags of the BUILD file at path, in package pkg, with the comment
-// above each. A flag without a comment is an error: every flag is documented.
-func buildSettings(pkg, path string) ([]setting, error) {
+// above each. A flag without a comment is an error: every flag is documented. loaded maps labels of
+// .bzl files (as the BUILD file's load statements write them) to their paths.
+func buildSettings(pkg, path string, loaded map[string]string) ([]setting, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -148,11 +163,60 @@ func buildSettings(pkg, path string) ([]setting, error) {
 		}
 		if e := r.Attr("build_setting_default"); e != nil {
 			s.def = build.FormatString(e)
+			if id, ok := e.(*build.Ident); ok && id.Name != "True" && id.Name != "False" && id.Name != "None" {
+				v, err := loadedString(f, id.Name, loaded)
+				if err != nil {
+					return nil, fmt.Errorf("%s: the default of %s: %w", path, r.Name(), err)
+				}
+				s.def = v
+			}
 		}
 		s.values = r.AttrStrings("values")
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// loadedString returns, quoted, the string literal that name is assigned at the top level of the
+// .bzl file f loads it from.
+func loadedString(f *build.File, name string, loaded map[string]string) (string, error) {
+	for _, stmt := range f.Stmt {
+		l, ok := stmt.(*build.LoadStmt)
+		if !ok {
+			continue
+		}
+		for i, to := range l.To {
+			if to.Name != name {
+				continue
+			}
+			module := l.Module.Value
+			path, ok := loaded[module]
+			if !ok {
+				return "", fmt.Errorf("%s comes from %s: pass it with -load %s=FILE", name, module, module)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return "", err
+			}
+			bzl, err := build.ParseBzl(path, data)
+			if err != nil {
+				return "", err
+			}
+			orig := l.From[i].Name
+			for _, st := range bzl.Stmt {
+				if a, ok := st.(*build.AssignExpr); ok {
+					if lhs, ok := a.LHS.(*build.Ident); ok && lhs.Name == orig {
+						if str, ok := a.RHS.(*build.StringExpr); ok {
+							return build.FormatString(str), nil
+						}
+						return "", fmt.Errorf("%s in %s is not a string literal", orig, module)
+					}
+				}
+			}
+			return "", fmt.Errorf("%s assigns no %s", module, orig)
+		}
+	}
+	return "", fmt.Errorf("%s is neither a literal nor loaded", name)
 }
 
 // render is the reference in Markdown.
@@ -220,6 +284,9 @@ func renderSection(b *strings.Builder, s section) {
 	}
 	for _, r := range byName(s.module.Msgs("rule_info"), "rule_name") {
 		name := r.Str("rule_name")
+		if reexported(b, r, name, load(name)) {
+			continue
+		}
 		fmt.Fprintf(b, "\n### %s\n\nRule. `%s`\n\n", name, load(name))
 		fmt.Fprintf(b, "```starlark\n%s(%s)\n```\n\n", name, strings.Join(attrNames(r.Msgs("attribute")), ", "))
 		writeDoc(b, r.Str("doc_string"))
@@ -227,6 +294,9 @@ func renderSection(b *strings.Builder, s section) {
 	}
 	for _, f := range byName(s.module.Msgs("func_info"), "function_name") {
 		name := f.Str("function_name")
+		if reexported(b, f, name, load(name)) {
+			continue
+		}
 		var params []string
 		for _, p := range f.Msgs("parameter") {
 			params = append(params, p.Str("name"))
@@ -259,10 +329,13 @@ func renderSection(b *strings.Builder, s section) {
 		}
 		b.WriteString("\n\n")
 		writeDoc(b, a.Str("doc_string"))
-		attributeTable(b, a.Msgs("attribute"))
+		attributeTable(b, without(a.Msgs("attribute"), "name"))
 	}
 	for _, p := range byName(s.module.Msgs("provider_info"), "provider_name") {
 		name := p.Str("provider_name")
+		if reexported(b, p, name, load(name)) {
+			continue
+		}
 		fmt.Fprintf(b, "\n### %s\n\nProvider. `%s`\n\n", name, load(name))
 		writeDoc(b, p.Str("doc_string"))
 		if fields := p.Msgs("field_info"); len(fields) > 0 {
@@ -289,8 +362,36 @@ func renderSection(b *strings.Builder, s section) {
 		name := r.Str("rule_name")
 		fmt.Fprintf(b, "\n### %s\n\nRepository rule. `%s`\n\n", name, load(name))
 		writeDoc(b, r.Str("doc_string"))
-		attributeTable(b, r.Msgs("attribute"))
+		// repo_mapping is Bazel's, on every repository rule, and its text changes with Bazel.
+		attributeTable(b, without(r.Msgs("attribute"), "repo_mapping"))
 	}
+}
+
+// reexported writes the entry of a symbol defined in another repository (origin_key.file names
+// one: "@rules_cc//cc:...") and reports whether it was one.
+func reexported(b *strings.Builder, m *Msg, name, load string) bool {
+	file := m.Sub("origin_key").Str("file")
+	if !strings.HasPrefix(file, "@") || strings.HasPrefix(strings.TrimLeft(file, "@"), "//") {
+		return false // this repository's: //..., @//... or @@//...
+	}
+	repo, _, _ := strings.Cut(file, "//")
+	fmt.Fprintf(b, "\n### %s\n\n`%s`: %s's, re-exported; see its documentation.\n", name, load, strings.TrimLeft(repo, "@"))
+	return true
+}
+
+// without returns attrs less those named names.
+func without(attrs []*Msg, names ...string) []*Msg {
+	var out []*Msg
+	for _, a := range attrs {
+		skip := false
+		for _, n := range names {
+			skip = skip || a.Str("name") == n
+		}
+		if !skip {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // byName returns ms sorted by their field key, so the order does not depend on the extractor's.

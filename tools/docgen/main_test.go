@@ -79,18 +79,51 @@ module_extension_info {
     }
   }
 }
+func_info {
+  function_name: "cc_binary"
+  parameter {
+    name: "attrs"
+    doc_string: "Rule attributes"
+  }
+  doc_string: "Bazel cc_binary rule."
+  origin_key {
+    name: "cc_binary"
+    file: "@rules_cc//cc:cc_binary.bzl"
+  }
+}
+repository_rule_info {
+  rule_name: "cuda_redist_manifest"
+  doc_string: "Reads a manifest."
+  attribute {
+    name: "name"
+    type: NAME
+    mandatory: true
+  }
+  attribute {
+    name: "repo_mapping"
+    doc_string: "In WORKSPACE context only."
+    type: STRING_DICT
+  }
+  attribute {
+    name: "manifest"
+    doc_string: "URL of the manifest."
+    type: STRING
+    default_value: "\"\""
+  }
+}
 # a comment
 module_docstring: "Public API: " "load it."
 file: "@@//rules:defs.bzl"
 `
 
 const buildFile = `load("@bazel_skylib//rules:common_settings.bzl", "bool_flag", "string_flag")
+load(":versions.bzl", "DEFAULT_CUDA_VERSION")
 
 # Which toolkit.
 # Alias: --cuda_version.
 string_flag(
     name = "cuda_version",
-    build_setting_default = "13.2",
+    build_setting_default = DEFAULT_CUDA_VERSION,
     values = ["13.2", "local"],
 )
 
@@ -115,9 +148,11 @@ func write(t *testing.T, name, content string) string {
 func TestRender(t *testing.T) {
 	tp := write(t, "defs.textproto", extract)
 	bf := write(t, "BUILD.bazel", buildFile)
+	versions := write(t, "versions.bzl", "X = 1\nDEFAULT_CUDA_VERSION = \"13.2\"\n")
 	out := filepath.Join(t.TempDir(), "reference.md")
 	var stdout, stderr bytes.Buffer
-	if err := run([]string{"-o", out, "-bzl", "@rules_cuda_go//rules:defs.bzl=" + tp, "-flags", "@rules_cuda_go//toolchains=" + bf}, &stdout, &stderr); err != nil {
+	args := []string{"-o", out, "-bzl", "@rules_cuda_go//rules:defs.bzl=" + tp, "-flags", "@rules_cuda_go//toolchains=" + bf, "-load", ":versions.bzl=" + versions}
+	if err := run(args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	data, err := os.ReadFile(out)
@@ -144,15 +179,24 @@ func TestRender(t *testing.T) {
 		"#### cuda.mirror\n\n```starlark\ncuda.mirror(urls)\n```",
 		"| `--@rules_cuda_go//toolchains:cuda_version` | `\"13.2\"` | Which toolkit. Alias: --cuda_version. Values: `13.2`, `local`. |",
 		"| `--@rules_cuda_go//toolchains:fast_math` | `False` | Fast math. |",
+		"### cc_binary\n\n`load(\"@rules_cuda_go//rules:defs.bzl\", \"cc_binary\")`: rules_cc's, re-exported; see its documentation.\n",
+		"Repository rule. `load(\"@rules_cuda_go//rules:defs.bzl\", \"cuda_redist_manifest\")`",
+		"| `manifest` | string | `\"\"` | URL of the manifest. |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("reference lacks %q\n--- got:\n%s", want, got)
 		}
 	}
+	for _, unwanted := range []string{"Bazel cc_binary rule", "repo_mapping", "Rule attributes"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("reference has %q (another repository's or Bazel's text)", unwanted)
+		}
+	}
 
 	// A second run writes the same bytes.
 	out2 := filepath.Join(t.TempDir(), "again.md")
-	if err := run([]string{"-o", out2, "-bzl", "@rules_cuda_go//rules:defs.bzl=" + tp, "-flags", "@rules_cuda_go//toolchains=" + bf}, &stdout, &stderr); err != nil {
+	args[1] = out2
+	if err := run(args, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := os.ReadFile(out2); !bytes.Equal(again, data) {
@@ -174,6 +218,7 @@ func TestErrors(t *testing.T) {
 	undocumented := write(t, "BUILD.bazel", "bool_flag(\n    name = \"x\",\n    build_setting_default = True,\n)\n")
 	bad := write(t, "bad.textproto", "rule_info {\n  rule_name: \"x\"\n")
 	badEscape := write(t, "esc.textproto", `doc: "a\qb"`)
+	constant := write(t, "BUILD.bazel", "load(\":v.bzl\", \"DEFAULT\")\n\n# Documented.\nstring_flag(\n    name = \"x\",\n    build_setting_default = DEFAULT,\n)\n")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -183,6 +228,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"-o", "x", "-bzl", "@a//:b.bzl=" + bad}, "line 3: in rule_info: missing }"},
 		{[]string{"-o", "x", "-bzl", "@a//:b.bzl=" + badEscape}, `unknown escape \q`},
 		{[]string{"-o", "x", "-bzl", "nolabel"}, "want LOAD_LABEL=TEXTPROTO"},
+		{[]string{"-o", "x", "-flags", "pkg=" + constant}, "DEFAULT comes from :v.bzl: pass it with -load :v.bzl=FILE"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		var stdout, stderr bytes.Buffer
