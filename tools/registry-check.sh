@@ -47,7 +47,8 @@ rc=$dir/bazelrc
 cd "$root/examples/bzlmod_consumer"
 bz() { ../../bazelw --noworkspace_rc --bazelrc="$rc" "$@"; }
 repo=$(bz mod show_repo rules_cuda_go 2>/dev/null) || fail "bazel mod show_repo rules_cuda_go failed"
-grep -q "file://$archive" <<<"$repo" || {
+# (Bazel writes the URL as file:/PATH.)
+grep -q "http_archive" <<<"$repo" && grep -q "file:/*$archive\"" <<<"$repo" || {
   echo "$repo"
   fail "rules_cuda_go does not come from the registry's archive"
 }
