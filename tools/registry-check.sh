@@ -46,6 +46,9 @@ rc=$dir/bazelrc
 } >"$rc"
 cd "$root/examples/bzlmod_consumer"
 bz() { ../../bazelw --noworkspace_rc --bazelrc="$rc" "$@"; }
+# A server of an earlier run keeps its module resolution, and the registry's files changed since.
+bz shutdown
+trap 'bz shutdown' EXIT
 repo=$(bz mod show_repo rules_cuda_go 2>/dev/null) || fail "bazel mod show_repo rules_cuda_go failed"
 # (Bazel writes the URL as file:/PATH.)
 grep -q "http_archive" <<<"$repo" && grep -q "file:/*$archive\"" <<<"$repo" || {
@@ -55,5 +58,4 @@ grep -q "http_archive" <<<"$repo" && grep -q "file:/*$archive\"" <<<"$repo" || {
 integrity=$(awk -F'"' '/"integrity"/ {print $4}' "$entry/source.json")
 grep -q -- "$integrity" <<<"$repo" || fail "rules_cuda_go's repository does not carry source.json's integrity $integrity"
 bz test //...
-bz shutdown
 echo "registry-check: OK (rules_cuda_go $version from file://$dir/registry)"
