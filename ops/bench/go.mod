@@ -3,7 +3,6 @@ module github.com/rules-cuda-go/rules_cuda_go/ops/bench
 go 1.24.12
 
 require (
-	github.com/rules-cuda-go/rules_cuda_go v0.1.0
 	gonum.org/v1/plot v0.16.0
 )
 
