@@ -7,7 +7,8 @@
 # For each row of tools/real-repos/checks.tsv (of the NAMEs given, default all) whose binary was
 # built in $REAL_REPOS_DIR/NAME (default /work/real-repos), copies it xz-compressed to
 # OUT_DIR/NAME/, and writes OUT_DIR/checks.tsv and OUT_DIR/run.sh (a copy of gpu-run.sh). Rows whose
-# binary is missing are listed and left out. On the GPU machine:
+# binary is missing are listed and left out. A check 'filecheck:PATH' (PATH in the workspace) is
+# copied along for filecheck.py. On the GPU machine:
 #
 #   bash OUT_DIR/run.sh            # runs each binary, prints a pass/fail table, exits 1 on a failure
 set -euo pipefail
@@ -35,9 +36,19 @@ while IFS=$'\t' read -r name label args expect; do
   file=$name/${pkg//\//_}${pkg:+_}$target
   mkdir -p "$out/$name"
   [ -f "$out/$file.xz" ] || xz -9 -T1 -c "$bin" >"$out/$file.xz"
+  case $expect in
+    filecheck:*)
+      # The repository's own expected output (an LLVM FileCheck file), checked by filecheck.py.
+      check=${expect#filecheck:}
+      [ -f "$base/$name/$check" ] || { echo "gpu-pack: $name $label: no $check, left out"; missing=$((missing + 1)); continue; }
+      cp "$base/$name/$check" "$out/$name/"
+      expect=filecheck:$name/$(basename "$check")
+      ;;
+  esac
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$file" "$args" "$expect" >>"$out/checks.tsv"
   packed=$((packed + 1))
 done <"$here/checks.tsv"
 cp "$here/gpu-run.sh" "$out/run.sh"
+cp "$here/filecheck.py" "$out/"
 chmod +x "$out/run.sh"
 echo "gpu-pack: $packed checks packed, $missing left out; $(du -sh "$out" | cut -f1) in $out"

@@ -5,8 +5,9 @@
 #   bash run.sh [FILTER]       # FILTER: run only rows whose repository or label contains it
 #
 # checks.tsv: repository, Bazel label, packed file (xz), arguments ('-': none), and what passing
-# means: '-' is exit status 0; anything else is exit status 0 and an output line matching that extended
-# regular expression. CUDA libraries that the binaries NEED (libcublas.so.13, ...) are looked for
+# means: '-' is exit status 0; 'filecheck:FILE' is exit status 0 and the output passing FILE's
+# CHECK lines (filecheck.py); anything else is exit status 0 and an output line matching that
+# extended regular expression. CUDA libraries that the binaries NEED (libcublas.so.13, ...) are looked for
 # in $CUDA_LIBS, PyTorch's NVIDIA wheels and /usr/local/cuda/lib64, in that order; each run's output
 # is in $RUN_DIR (default ./out next to this script), one log per check.
 set -uo pipefail
@@ -31,6 +32,7 @@ while IFS=$'\t' read -r name label file args expect; do
   bin=$run/bin/${file//\//_}
   xz -dc "$here/$file.xz" >"$bin" && chmod +x "$bin"
   log=$run/${file//\//_}.log
+  rm -f "$log.check"
   start=$(date +%s.%N)
   # Each binary runs in its own directory (some write files next to themselves).
   mkdir -p "$run/cwd/${file//\//_}"
@@ -39,11 +41,15 @@ while IFS=$'\t' read -r name label file args expect; do
   secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
   ok=0
   if [ $rc = 0 ]; then
-    if [ "$expect" = - ] || grep -Eq -- "$expect" "$log"; then ok=1; fi
+    case $expect in
+      -) ok=1 ;;
+      filecheck:*) python3 "$here/filecheck.py" "$here/${expect#filecheck:}" <"$log" >"$log.check" 2>&1 && ok=1 ;;
+      *) grep -Eq -- "$expect" "$log" && ok=1 ;;
+    esac
   fi
   if [ $ok = 1 ]; then result=PASS pass=$((pass + 1)); else result=FAIL fail=$((fail + 1)); fi
   printf '%-10s %-60s %-6s %5s %7s\n' "$name" "$label${args:+ $args}" "$result" "$rc" "$secs"
-  if [ $ok = 0 ]; then tail -5 "$log" | sed 's/^/    | /'; fi
+  if [ $ok = 0 ]; then cat "$log.check" 2>/dev/null | sed 's/^/    | /'; tail -5 "$log" | sed 's/^/    | /'; fi
 done <"$here/checks.tsv"
 echo "run.sh: $pass passed, $fail failed (logs in $run)"
 [ $fail = 0 ]

@@ -42,9 +42,10 @@ def uri_path(uri):
 def first_error(text):
     lines = [l.rstrip() for l in text.splitlines() if l.strip()]
     lines = [l for l in lines if not l.startswith(("INFO:", "Target ", "nvcc warning"))]
-    for l in lines:
-        if ERROR_RE.search(l) and "warning" not in l.lower().split("error")[0]:
-            return l.strip()
+    for pattern in (re.compile(r"\berror\b", re.I), ERROR_RE):
+        for l in lines:
+            if pattern.search(l) and "warning" not in l.lower().split("error")[0]:
+                return l.strip()
     return lines[0].strip() if lines else ""
 
 
@@ -177,14 +178,16 @@ def main(argv):
     locerr = log_errors(ws, meta)
     bazel_bin = read(os.path.join(meta, "bazel-bin.txt")).strip()
     build_rc = info["build_rc"][0] if info["build_rc"] else "?"
-    print(f"-- bazel build -c opt --keep_going //...: exit {build_rc}")
+    flags = info["flags"][0] + " " if info["flags"] and info["flags"][0] else ""
+    print(f"-- bazel build {flags}-c opt --keep_going //...: exit {build_rc}")
 
     status = {}
 
     def own_cause(label):
         if label in actions:
             typ, text = actions[label][0]
-            return f"{typ}: {shorten(first_error(text), ws)}"
+            more = f" (+{len(actions[label]) - 1} more failed actions)" if len(actions[label]) > 1 else ""
+            return f"{typ}: {shorten(first_error(text), ws)}{more}"
         if label in aborted:
             return shorten(aborted[label], ws)
         r = rules.get(label)

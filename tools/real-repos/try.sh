@@ -19,6 +19,8 @@
 # the checkout's bazelw, and tools/real-repos/summarize.py prints every target's result (built,
 # failed and why, or not built because a dependency failed), the programs (sources defining
 # main()) with the binary that builds each, and the CUDA libraries each built binary NEEDs.
+# $REAL_REPOS_BUILD_FLAGS adds flags to the build (e.g. --cuda_archs=9.0: one GPU generation
+# compiles in about half the time of the default two).
 # Logs and the summary stay in NAME/.real-repos/, and a copy of the summary in
 # $REAL_REPOS_DIR/results/NAME@RULES_COMMIT.{txt,tsv}. Nothing is written to the rules checkout.
 set -euo pipefail
@@ -72,7 +74,7 @@ else
   fail "SOURCE '$src' is neither a directory nor a git directory"
 fi
 rules=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-printf 'source\t%s\ncommit\t%s\nonly\t%s\nrules\t%s\n' "$origin" "$commit" "${only[*]:-}" "$rules" >"$meta/source.tsv"
+printf 'source\t%s\ncommit\t%s\nonly\t%s\nrules\t%s\nflags\t%s\n' "$origin" "$commit" "${only[*]:-}" "$rules" "${REAL_REPOS_BUILD_FLAGS:-}" >"$meta/source.tsv"
 for d in "${directives[@]}"; do printf 'directive\t%s\n' "$d" >>"$meta/source.tsv"; done
 for f in MODULE.bazel WORKSPACE WORKSPACE.bazel BUILD BUILD.bazel .bazelrc go.mod; do
   [ ! -e "$ws/$f" ] || fail "SOURCE has its own $f; try.sh writes that file and does not merge (move it away first)"
@@ -101,8 +103,10 @@ go_deps.from_file(go_mod = "//:go.mod")
 cuda = use_extension("@rules_cuda_go//toolchains:extensions.bzl", "cuda")
 use_repo(cuda, "cuda")
 EOF
-# Generated cc_binary rules load @rules_cc//cc:defs.bzl; a module sees only its own bazel_deps.
-if [ "${REAL_REPOS_RULES_CC:-1}" = 1 ]; then
+# REAL_REPOS_RULES_CC=1 adds a rules_cc bazel_dep, which docs/consumers.md does not ask for: rules
+# before 7cc9176 loaded generated cc_binary rules from @rules_cc, which a module without that
+# bazel_dep cannot see.
+if [ "${REAL_REPOS_RULES_CC:-0}" = 1 ]; then
   printf '\n# cc_binary rules that gazelle writes load @rules_cc.\nbazel_dep(name = "rules_cc", version = "0.1.5")\n' >>"$ws/MODULE.bazel"
 fi
 printf 'module example.com/%s\n\ngo 1.24.12\n\nrequire github.com/rules-cuda-go/rules_cuda_go v0.1.0\n' "$module" >"$ws/go.mod"
@@ -160,7 +164,8 @@ build_rc=skipped
 if [ $build = 1 ]; then
   echo "try.sh: bazel build -c opt --keep_going //... (log $meta/build.log)"
   set +e
-  bz build "${cache[@]}" -c opt --keep_going --build_event_json_file="$meta/bep.json" //... >"$meta/build.log" 2>&1
+  # shellcheck disable=SC2086 # REAL_REPOS_BUILD_FLAGS is a list of flags
+  bz build "${cache[@]}" ${REAL_REPOS_BUILD_FLAGS:-} -c opt --keep_going --build_event_json_file="$meta/bep.json" //... >"$meta/build.log" 2>&1
   build_rc=$?
   set -e
   bz info -c opt bazel-bin >"$meta/bazel-bin.txt" 2>/dev/null || true
