@@ -34,12 +34,15 @@ func hostSpan(h *ops.CPUStorage, off, n int, dtype ops.DType) (unsafe.Pointer, i
 	return unsafe.Pointer(&h.Float64()[off]), n * 8, nil
 }
 
+// deviceSpan returns the CUDA storage of s after checking that n elements
+// from off lie inside it; an empty range (n == 0) is valid at any offset,
+// as an empty view may start past the end of its storage.
 func deviceSpan(s ops.Storage, off, n int) (*storage, error) {
 	cs, err := storageOf(s)
 	if err != nil {
 		return nil, err
 	}
-	if off < 0 || n < 0 || off+n > cs.n {
+	if off < 0 || n < 0 || (n > 0 && off+n > cs.n) {
 		return nil, fmt.Errorf("cuda: device range [%d, %d) is outside a storage of %d elements: %w", off, off+n, cs.n, ops.ErrArg)
 	}
 	return cs, nil

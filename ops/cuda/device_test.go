@@ -130,6 +130,24 @@ func TestErrors(t *testing.T) {
 	if v := values(t, m(ops.Norm(ctx, e))); v[0] != 0 {
 		t.Fatalf("Norm(empty) = %v", v)
 	}
+	// An empty view may start past the end of its (empty) storage: [0 3] narrowed to [0 2] from
+	// column 1 starts at element 1 of 0. It copies to the host and back like any other.
+	ev := m(e.Narrow(1, 1, 2))
+	if ev.Offset() != 1 {
+		t.Fatalf("Narrow(1, 1, 2) of [0 3]: offset %d, want 1", ev.Offset())
+	}
+	if v := values(t, ev); len(v) != 0 {
+		t.Fatalf("values of an empty view = %v", v)
+	}
+	if h := m(ev.To(ctx, ops.CPU)); h.Numel() != 0 {
+		t.Fatalf("empty view to the CPU has %d elements", h.Numel())
+	}
+	if c := m(m(ops.Zeros(ops.Float64, 0, 2)).To(ctx, dev)); c.Numel() != 0 {
+		t.Fatalf("an empty tensor to the GPU has %d elements", c.Numel())
+	}
+	if _, err := ev.AsType(ctx, ops.Float32); err != nil {
+		t.Fatalf("AsType of an empty view: %v", err)
+	}
 }
 
 // TestAllocFree allocates and frees many tensors, explicitly and through

@@ -31,7 +31,8 @@
 //   - cuda (skipped without a CUDA device, saying why): the cpu, dtypes
 //     and grad checks again on the GPU, and the op on a stream of its own
 //     (cuda.WithStream) on inputs made on the default stream: its output
-//     belongs to that stream, and the output and the gradients of the
+//     belongs to that stream (unless the op returned an input as it is,
+//     as AsType to the input's own dtype does), and the output and the gradients of the
 //     inputs (Backward runs on the forward's stream) equal the CPU's.
 //
 // Benchmark times an op on the CPU and, where there is one, the GPU.

@@ -68,15 +68,15 @@ func (s Spec) checkStream(ctx context.Context, dev ops.Device, report func(forma
 			layouts[j] = Transposed
 		}
 	}
-	out, got, gotG, err := s.run(sctx, ctx, dev, layouts)
+	out, isInput, got, gotG, err := s.run(sctx, ctx, dev, layouts)
 	if err != nil {
 		report("%s on %v: %v", s.Name, st, err)
 		return
 	}
-	if os, err := cuda.StreamOf(out); err != nil || os != st {
+	if os, err := cuda.StreamOf(out); !isInput && (err != nil || os != st) {
 		report("%s called with a context on %v: the output belongs to %v (%v)", s.Name, st, os, err)
 	}
-	_, want, wantG, err := s.run(ctx, ctx, ops.CPU, layouts)
+	_, _, want, wantG, err := s.run(ctx, ctx, ops.CPU, layouts)
 	if err != nil {
 		report("%s on the CPU: %v", s.Name, err)
 		return

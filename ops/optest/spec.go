@@ -388,34 +388,38 @@ func (s Spec) checkErrors(ctx context.Context, dev ops.Device, other *ops.Device
 // context) from the float64 values of GradShapes in the given layouts, and,
 // unless s.NoGrad, the gradients of the inputs for the L2 norm of the
 // output, with Backward(ctx).
-func (s Spec) run(ctx, made context.Context, dev ops.Device, layouts []Layout) (out *ops.Tensor, values []float64, grads [][]float64, err error) {
+//
+// It also reports whether out is one of the inputs as it is (as AsType to
+// an input's own dtype returns it): such an output keeps its own stream.
+func (s Spec) run(ctx, made context.Context, dev ops.Device, layouts []Layout) (out *ops.Tensor, isInput bool, values []float64, grads [][]float64, err error) {
 	in, err := s.leaves(made, dev, layouts)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, false, nil, nil, err
 	}
 	if out, err = s.call(ctx, in); err != nil {
-		return nil, nil, nil, err
+		return nil, false, nil, nil, err
 	}
+	isInput = slices.Contains(in, out)
 	if !s.NoGrad {
 		n, err := ops.Norm(ctx, out)
 		if err == nil {
 			err = n.Backward(ctx)
 		}
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("the backward of the L2 norm of the output: %w", err)
+			return nil, false, nil, nil, fmt.Errorf("the backward of the L2 norm of the output: %w", err)
 		}
 		for _, t := range in {
 			var g []float64
 			if t.Grad() != nil {
 				if g, err = t.Grad().Float64s(); err != nil {
-					return nil, nil, nil, err
+					return nil, false, nil, nil, err
 				}
 			}
 			grads = append(grads, g)
 		}
 	}
 	if values, err = out.Float64s(); err != nil {
-		return nil, nil, nil, err
+		return nil, false, nil, nil, err
 	}
-	return out, values, grads, nil
+	return out, isInput, values, grads, nil
 }
