@@ -1,0 +1,417 @@
+// Command fusebench measures fused elementwise chains (package ops/fuse)
+// against the same chains as separate ops, eagerly and in a CUDA graph,
+// and, with --torch (the JSON of ops/bench/torch_fuse.py run on the same
+// machine just before), against PyTorch eager, a CUDA graph, torch.compile
+// and cupy.fuse, and judges the targets of issue 29.
+//
+//	fusebench [--sizes 4096,...] [--samples 7] [--torch torch_fuse.json] [--json go_fuse.json]
+//	fusebench --first-use   # one call of a new 20-op chain: prints the time to first result
+//
+// The chain is issue 29's: 20 float32 ops alternating y + 0.25 and y * 0.5.
+// Rows per size: copy (a device-to-device copy, the bandwidth reference),
+// eager (20 ops), graph (the 20 ops captured with cuda.Capture and
+// replayed), fused (one chain call), fused_graph (the call captured and
+// replayed), poly_hand (ops.Polynomial) and poly_fused (the polynomial as a
+// chain), poly_fwdbwd (the fused polynomial forward and its fused backward
+// through autograd). Every figure is the median over --samples batches of
+// calls timed with CUDA events on the stream (a batch lasts >= 5 ms).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/eventclock"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusecuda"
+)
+
+func main() {
+	sizes := flag.String("sizes", "4096,1048576,67108864,268435456", "element counts, comma-separated")
+	samples := flag.Int("samples", 7, "batches per figure (the median is reported)")
+	torchJSON := flag.String("torch", "", "JSON of torch_fuse.py to compare with")
+	jsonOut := flag.String("json", "", "write the results as JSON to this file")
+	firstUse := flag.Bool("first-use", false, "time one call of a new 20-op chain (compile or disk-cache load, module load, launch) and exit")
+	flag.Parse()
+	var err error
+	if *firstUse {
+		err = timeFirstUse()
+	} else {
+		err = run(*sizes, *samples, *torchJSON, *jsonOut)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fusebench:", err)
+		os.Exit(1)
+	}
+}
+
+func chain20() *fuse.Chain {
+	y := fuse.In(0)
+	for i := range 20 {
+		if i%2 == 0 {
+			y = y.AddScalar(0.25)
+		} else {
+			y = y.MulScalar(0.5)
+		}
+	}
+	return fuse.MustNew("chain20", []fuse.Expr{y}, fuse.Options{})
+}
+
+func polyChain() *fuse.Chain {
+	x := fuse.In(0)
+	p := fuse.Arg(0).Mul(x).Add(fuse.Arg(1)).Mul(x).Add(fuse.Arg(2)).Mul(x).Add(fuse.Arg(3))
+	return fuse.MustNew("polynomial", []fuse.Expr{p}, fuse.Options{})
+}
+
+const pa, pb, pc, pd = 0.5, -1.25, 2.0, 0.75
+
+// timeFirstUse prints the time from building a chain to its first result.
+func timeFirstUse() error {
+	ctx := context.Background()
+	x, err := ops.Full(1, ops.Float32, 4096)
+	if err == nil {
+		x, err = x.To(ctx, ops.CUDA(0))
+	}
+	if err == nil {
+		err = ops.Synchronize(ctx, ops.CUDA(0))
+	}
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	c := chain20()
+	y, err := c.Call1(ctx, []*ops.Tensor{x})
+	if err != nil {
+		return err
+	}
+	if _, err := y.Float32s(); err != nil {
+		return err
+	}
+	d := time.Since(t0)
+	st := fusecuda.ReadStats()
+	out, _ := json.Marshal(map[string]any{"first_use_ms": ms(d), "load_ms": ms(st.LoadTime), "disk_hits": st.Hits})
+	fmt.Println(string(out))
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// timed returns the median per-call time in µs of f on s.
+func timed(s *cuda.Stream, samples int, f func() error) (float64, error) {
+	clk, err := eventclock.New(s)
+	if err != nil {
+		return 0, err
+	}
+	defer clk.Close()
+	batch := func(n int) (float64, error) {
+		if err := clk.Start(); err != nil {
+			return 0, err
+		}
+		for range n {
+			if err := f(); err != nil {
+				return 0, err
+			}
+		}
+		d, err := clk.Stop()
+		return float64(d.Nanoseconds()) / 1e3 / float64(n), err
+	}
+	if _, err := batch(1); err != nil { // warm-up: compiles, allocates
+		return 0, err
+	}
+	one, err := batch(1)
+	if err != nil {
+		return 0, err
+	}
+	n := int(min(max(5000/max(one, 1e-3), 3), 2000))
+	var res []float64
+	for range samples {
+		v, err := batch(n)
+		if err != nil {
+			return 0, err
+		}
+		res = append(res, v)
+	}
+	slices.Sort(res)
+	return res[len(res)/2], nil
+}
+
+func eagerChain(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
+	y := x
+	for i := range 20 {
+		var z *ops.Tensor
+		var err error
+		if i%2 == 0 {
+			z, err = ops.AddScalar(ctx, y, 0.25)
+		} else {
+			z, err = ops.Scale(ctx, y, 0.5)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if y != x {
+			y.Free()
+		}
+		y = z
+	}
+	return y, nil
+}
+
+type results struct {
+	Device   string                        `json:"device"`
+	Rows     map[string]map[string]float64 `json:"rows"` // size -> row -> µs per call
+	FirstUse map[string]float64            `json:"first_use_ms,omitempty"`
+}
+
+func run(sizeList string, samples int, torchJSON, jsonOut string) error {
+	if ok, why := cuda.Available(); !ok {
+		return fmt.Errorf("needs a GPU: %v", why)
+	}
+	var sizes []int
+	for _, s := range strings.Split(sizeList, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("--sizes: %q is not a positive count", s)
+		}
+		sizes = append(sizes, n)
+	}
+	info, err := cuda.Info(0)
+	if err != nil {
+		return err
+	}
+	res := results{Device: info.Name, Rows: map[string]map[string]float64{}}
+	ctx := context.Background()
+	s, err := cuda.DefaultStream(0)
+	if err != nil {
+		return err
+	}
+	c20, poly := chain20(), polyChain()
+	contiguous := ops.LookupOp("Contiguous")
+	if contiguous == nil {
+		return fmt.Errorf("ops has no Contiguous op")
+	}
+	for _, n := range sizes {
+		r := map[string]float64{}
+		res.Rows[strconv.Itoa(n)] = r
+		x, err := ops.Full(1, ops.Float32, n)
+		if err == nil {
+			x, err = x.To(ctx, ops.CUDA(0))
+		}
+		if err != nil {
+			return err
+		}
+		add := func(name string, f func() error) error {
+			v, err := timed(s, samples, f)
+			if err != nil {
+				return fmt.Errorf("%s at %d: %w", name, n, err)
+			}
+			r[name] = v
+			return nil
+		}
+		free := func(t *ops.Tensor, err error) error {
+			if err == nil {
+				t.Free()
+			}
+			return err
+		}
+		// The copy: the Contiguous op's kernel (as ops/bench's copy row).
+		if err := add("copy", func() error { return free(contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{})) }); err != nil {
+			return err
+		}
+		if err := add("eager", func() error { return free(eagerChain(ctx, x)) }); err != nil {
+			return err
+		}
+		if err := add("fused", func() error { return free(c20.Call1(ctx, []*ops.Tensor{x})) }); err != nil {
+			return err
+		}
+		for _, gr := range []struct {
+			name string
+			f    func(ctx context.Context) error
+		}{
+			{"graph", func(ctx context.Context) error { _, err := eagerChain(ctx, x); return err }},
+			{"fused_graph", func(ctx context.Context) error { _, err := c20.Call1(ctx, []*ops.Tensor{x}); return err }},
+		} {
+			gs, err := cuda.NewStream(0)
+			if err != nil {
+				return err
+			}
+			g, err := cuda.Capture(ctx, gs, gr.f)
+			if err != nil {
+				return fmt.Errorf("capturing %s: %w", gr.name, err)
+			}
+			v, err := timed(gs, samples, g.Replay)
+			g.Close()
+			gs.Close()
+			if err != nil {
+				return fmt.Errorf("%s at %d: %w", gr.name, n, err)
+			}
+			r[gr.name] = v
+		}
+		if err := add("poly_hand", func() error { return free(ops.Polynomial(ctx, x, pa, pb, pc, pd)) }); err != nil {
+			return err
+		}
+		if err := add("poly_fused", func() error { return free(poly.Call1(ctx, []*ops.Tensor{x}, pa, pb, pc, pd)) }); err != nil {
+			return err
+		}
+		leaf := x.Detach()
+		if err := leaf.SetRequiresGrad(true); err != nil {
+			return err
+		}
+		g, err := ops.Full(1, ops.Float32, n)
+		if err == nil {
+			g, err = g.To(ctx, ops.CUDA(0))
+		}
+		if err != nil {
+			return err
+		}
+		if err := add("poly_fwdbwd", func() error {
+			y, err := poly.Call1(ctx, []*ops.Tensor{leaf}, pa, pb, pc, pd)
+			if err != nil {
+				return err
+			}
+			if err := y.BackwardWithGrad(ctx, g); err != nil {
+				return err
+			}
+			leaf.ZeroGrad()
+			y.Free()
+			return nil
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "%d: %v\n", n, r)
+		g.Free()
+		x.Free()
+	}
+	var torch *torchResults
+	if torchJSON != "" {
+		data, err := os.ReadFile(torchJSON)
+		if err != nil {
+			return err
+		}
+		torch = &torchResults{}
+		if err := json.Unmarshal(data, torch); err != nil {
+			return fmt.Errorf("%s: %w", torchJSON, err)
+		}
+	}
+	printTable(os.Stdout, res, torch, sizes)
+	if jsonOut != "" {
+		data, _ := json.MarshalIndent(res, "", " ")
+		if err := os.WriteFile(jsonOut, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type torchResults struct {
+	Device      string                        `json:"device"`
+	Torch       string                        `json:"torch"`
+	CuPy        string                        `json:"cupy"`
+	Rows        map[string]map[string]float64 `json:"rows"`
+	FirstCallMS map[string]float64            `json:"first_call_ms"`
+}
+
+// Targets of issue 29.
+const (
+	targetCopyFrac  = 0.90 // fused chain at 64M and 256M: >= 90% of the copy's bandwidth
+	targetPolyFrac  = 0.95 // fused polynomial >= 95% of the hand-written kernel
+	targetEagerFrac = 0.10 // fused at 4K <= 0.1x PyTorch eager
+	targetFirstMS   = 500
+	targetWarmMS    = 5
+)
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**missed**"
+}
+
+// printTable prints, per size, our rows and PyTorch's, and the verdicts.
+func printTable(w *os.File, g results, t *torchResults, sizes []int) {
+	fmt.Fprintf(w, "## Fused 20-op chain (y+0.25, y*0.5 alternating), float32, µs per call (CUDA events)\n\n")
+	fmt.Fprintf(w, "Ours: %s", g.Device)
+	if t != nil {
+		fmt.Fprintf(w, "; PyTorch %s, CuPy %s on %s", t.Torch, t.CuPy, t.Device)
+	}
+	fmt.Fprintf(w, "\n\n| elements | copy | ours eager | ours graph | **ours fused** | ours fused in graph |")
+	if t != nil {
+		fmt.Fprintf(w, " torch copy | torch eager | torch graph | torch.compile | compile + graphs | cupy.fuse |")
+	}
+	fmt.Fprintf(w, "\n|---|---:|---:|---:|---:|---:|")
+	if t != nil {
+		fmt.Fprintf(w, "---:|---:|---:|---:|---:|---:|")
+	}
+	fmt.Fprintln(w)
+	f := func(v float64, ok bool) string {
+		if !ok {
+			return "-"
+		}
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	for _, n := range sizes {
+		r := g.Rows[strconv.Itoa(n)]
+		fmt.Fprintf(w, "| %d | %s | %s | %s | **%s** | %s |", n, f(r["copy"], true), f(r["eager"], true), f(r["graph"], true), f(r["fused"], true), f(r["fused_graph"], true))
+		if t != nil {
+			tr, ok := t.Rows[strconv.Itoa(n)]
+			for _, k := range []string{"copy", "eager", "graph", "compile", "compile_graphs", "cupy_fuse"} {
+				v, has := tr[k]
+				fmt.Fprintf(w, " %s |", f(v, ok && has))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\n## Polynomial a*x^3+b*x^2+c*x+d, float32, µs per call\n\n| elements | hand-written | fused | fused / hand-written speed | fused fwd+bwd (autograd) | fwd+bwd % of copy |")
+	if t != nil {
+		fmt.Fprintf(w, " torch eager | torch.compile |")
+	}
+	fmt.Fprintf(w, "\n|---|---:|---:|---:|---:|---:|")
+	if t != nil {
+		fmt.Fprintf(w, "---:|---:|")
+	}
+	fmt.Fprintln(w)
+	for _, n := range sizes {
+		r := g.Rows[strconv.Itoa(n)]
+		// fwd+bwd moves 5 passes (x, y; x, g, dx); a copy moves 2.
+		fmt.Fprintf(w, "| %d | %.1f | %.1f | %.3f | %.1f | %.1f%% |", n, r["poly_hand"], r["poly_fused"], r["poly_hand"]/r["poly_fused"], r["poly_fwdbwd"], 100*2.5*r["copy"]/r["poly_fwdbwd"])
+		if t != nil {
+			tr := t.Rows[strconv.Itoa(n)]
+			fmt.Fprintf(w, " %s | %s |", f(tr["poly_eager"], tr != nil), f(tr["poly_compile"], tr != nil))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\n## Targets (issue 29)\n\n")
+	for _, n := range sizes {
+		r := g.Rows[strconv.Itoa(n)]
+		if n >= 64<<20 {
+			frac := r["copy"] / r["fused"]
+			fmt.Fprintf(w, "- %d: fused chain at %.1f%% of the copy's bandwidth (target >= 90%%): %s\n", n, 100*frac, verdict(frac >= targetCopyFrac))
+			p := r["poly_hand"] / r["poly_fused"]
+			fmt.Fprintf(w, "- %d: fused polynomial at %.1f%% of the hand-written kernel's speed (target >= 95%%): %s\n", n, 100*p, verdict(p >= targetPolyFrac))
+			fb := 2.5 * r["copy"] / r["poly_fwdbwd"]
+			fmt.Fprintf(w, "- %d: fused polynomial forward+backward at %.1f%% of copy (target >= 90%%): %s\n", n, 100*fb, verdict(fb >= 0.90))
+		}
+		if n == 4096 && t != nil {
+			tr := t.Rows["4096"]
+			if e, ok := tr["eager"]; ok {
+				fmt.Fprintf(w, "- 4096: fused %.1f µs = %.3fx PyTorch eager (target <= 0.1x): %s\n", r["fused"], r["fused"]/e, verdict(r["fused"] <= targetEagerFrac*e))
+			}
+			if c, ok := tr["cupy_fuse"]; ok {
+				fmt.Fprintf(w, "- 4096: fused %.1f µs against cupy.fuse %.1f µs (target <= cupy.fuse): %s\n", r["fused"], c, verdict(r["fused"] <= c))
+			}
+		}
+	}
+	if t != nil {
+		for k, v := range t.FirstCallMS {
+			fmt.Fprintf(w, "- first call of %s: %.0f ms\n", k, v)
+		}
+	}
+}

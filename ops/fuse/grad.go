@@ -1,0 +1,284 @@
+package fuse
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
+
+// Autograd: each output of a call records a node (ops.RecordFunc) whose
+// backward is a chain derived from the forward one by reverse-mode
+// differentiation of its steps and compiled like any chain: one kernel
+// that reads the inputs and the output's gradient, recomputes what the
+// derivatives need, and writes every input's gradient.
+
+// exprs rebuilds each step as an Expr.
+func (c *Chain) exprs() []Expr {
+	e := make([]Expr, len(c.steps))
+	for i, st := range c.steps {
+		a := make([]Expr, len(st.args))
+		for k, x := range st.args {
+			a[k] = e[x]
+		}
+		switch st.kind {
+		case kInput:
+			e[i] = In(st.index)
+		case kConst:
+			e[i] = Const(c.consts[st.index])
+		case kArg:
+			e[i] = Arg(st.index)
+		case kUnary:
+			e[i] = unary(st.op, a[0])
+		case kBinary:
+			e[i] = binary(st.op, a[0], a[1])
+		case kWhere:
+			e[i] = Where(a[0], a[1], a[2])
+		case kCast:
+			e[i] = Cast(a[0], st.dtype)
+		case kCall:
+			e[i] = c.funcs[st.index].Call(a...)
+		}
+	}
+	return e
+}
+
+// backward returns the chain computing the gradients of the inputs from
+// the gradient of output k (input c.nIn of the returned chain), for a spec's
+// dtypes, and which input each of its outputs is the gradient of.
+func (c *Chain) backward(s *Spec, k int) (*Chain, []int, error) {
+	key := fmt.Sprintf("%v|%d", s.InDTypes, k)
+	c.mu.Lock()
+	bc, ok := c.grads[key]
+	c.mu.Unlock()
+	if ok {
+		return bc, bc.gradOf, nil
+	}
+	e := c.exprs()
+	// needs[i]: step i depends on an input.
+	needs := make([]bool, len(c.steps))
+	for i, st := range c.steps {
+		needs[i] = st.kind == kInput
+		for _, a := range st.args {
+			needs[i] = needs[i] || needs[a]
+		}
+	}
+	adj := make([]*Expr, len(c.steps))
+	add := func(i int, g Expr) {
+		if !needs[i] {
+			return
+		}
+		if adj[i] == nil {
+			adj[i] = &g
+			return
+		}
+		sum := Add(*adj[i], g)
+		adj[i] = &sum
+	}
+	add(c.outputs[k], In(c.nIn))
+	zero := Const(0)
+	for i := len(c.steps) - 1; i >= 0; i-- {
+		if adj[i] == nil {
+			continue
+		}
+		A, st := *adj[i], c.steps[i]
+		var a, b Expr
+		if len(st.args) > 0 {
+			a = e[st.args[0]]
+		}
+		if len(st.args) > 1 {
+			b = e[st.args[1]]
+		}
+		out := e[i]
+		switch st.kind {
+		case kUnary:
+			var d Expr
+			switch st.op {
+			case opNeg:
+				d = Neg(A)
+			case opAbs:
+				d = A.Mul(Sub(Gt(a, zero), Lt(a, zero)))
+			case opExp:
+				d = A.Mul(out)
+			case opLog:
+				d = A.Div(a)
+			case opSqrt:
+				d = A.Mul(Const(0.5)).Div(out)
+			case opTanh:
+				d = A.Mul(Const(1).Sub(out.Mul(out)))
+			case opSigmoid:
+				d = A.Mul(out).Mul(Const(1).Sub(out))
+			case opErf:
+				d = A.Mul(Const(2 / math.Sqrt(math.Pi))).Mul(Exp(Neg(a.Mul(a))))
+			case opSin:
+				d = A.Mul(Cos(a))
+			case opCos:
+				d = Neg(A.Mul(Sin(a)))
+			}
+			add(st.args[0], d)
+		case kBinary:
+			switch st.op {
+			case opAdd:
+				add(st.args[0], A)
+				add(st.args[1], A)
+			case opSub:
+				add(st.args[0], A)
+				add(st.args[1], Neg(A))
+			case opMul:
+				add(st.args[0], A.Mul(b))
+				add(st.args[1], A.Mul(a))
+			case opDiv:
+				add(st.args[0], A.Div(b))
+				add(st.args[1], Neg(A.Mul(out).Div(b)))
+			case opPow:
+				add(st.args[0], A.Mul(b).Mul(Pow(a, b.Sub(Const(1)))))
+				add(st.args[1], A.Mul(out).Mul(Log(a)))
+			case opMin:
+				add(st.args[0], A.Mul(Le(a, b)))
+				add(st.args[1], A.Mul(Gt(a, b)))
+			case opMax:
+				add(st.args[0], A.Mul(Ge(a, b)))
+				add(st.args[1], A.Mul(Lt(a, b)))
+			default: // comparisons: zero almost everywhere
+			}
+		case kWhere:
+			add(st.args[1], Where(a, A, zero))
+			add(st.args[2], Where(a, zero, A))
+		case kCast:
+			if d := s.stepType[st.args[0]]; d != weak {
+				add(st.args[0], Cast(A, d))
+			}
+		case kCall:
+			f := c.funcs[st.index]
+			if f.Grad == nil {
+				if anyNeeds(needs, st.args) {
+					return nil, nil, c.errorf(ops.ErrGrad, "%s: DeviceFunc %s has no Grad, so the chain is not differentiable through it", c.position(i), f.Name)
+				}
+				continue
+			}
+			args := make([]Expr, len(st.args))
+			for j, x := range st.args {
+				args[j] = e[x]
+			}
+			parts := f.Grad(args)
+			if len(parts) != len(args) {
+				return nil, nil, c.errorf(ops.ErrGrad, "%s: %s's Grad returned %d partial derivatives for %d arguments", c.position(i), f.Name, len(parts), len(args))
+			}
+			for j, x := range st.args {
+				if parts[j].n == nil {
+					return nil, nil, c.errorf(ops.ErrGrad, "%s: %s's Grad returned the zero Expr for argument %d", c.position(i), f.Name, j)
+				}
+				add(x, A.Mul(parts[j]))
+			}
+		}
+	}
+	// Each input's gradient: the sum over its In steps.
+	var outs []Expr
+	var gradOf []int
+	for j := range c.nIn {
+		var g *Expr
+		for i, st := range c.steps {
+			if st.kind == kInput && st.index == j && adj[i] != nil {
+				if g == nil {
+					g = adj[i]
+				} else {
+					sum := Add(*g, *adj[i])
+					g = &sum
+				}
+			}
+		}
+		if g != nil {
+			outs, gradOf = append(outs, *g), append(gradOf, j)
+		}
+	}
+	if len(outs) == 0 {
+		return nil, nil, nil
+	}
+	bc, err := build(c.name+"_grad"+fmt.Sprint(k), outs, c.opts, c.nIn+1, c.nArg, false)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fuse.%s: deriving the backward of output %d: %w", c.name, k, err)
+	}
+	bc.gradOf = gradOf
+	c.mu.Lock()
+	c.grads[key] = bc
+	c.mu.Unlock()
+	return bc, gradOf, nil
+}
+
+func anyNeeds(needs []bool, args []int) bool {
+	for _, a := range args {
+		if needs[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// record makes each output an autograd node when an input requires grad.
+func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor, scalars []float64) error {
+	req := false
+	for _, t := range inputs {
+		req = req || t.RequiresGrad()
+	}
+	if !req {
+		return nil
+	}
+	shape := outs[0].Shape()
+	for j, t := range inputs {
+		if t.RequiresGrad() && !equalInts(t.Shape(), shape) {
+			return &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrGrad,
+				Detail: fmt.Sprintf("input %d (shape %v) requires grad and is broadcast to %v: gradients of broadcast inputs (a sum over the broadcast dimensions) are not supported; expand it first", j, t.Shape(), shape)}
+		}
+	}
+	sc := append([]float64(nil), scalars...)
+	for k, o := range outs {
+		bc, gradOf, err := c.backward(s, k)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("fuse.%s (output %d)", c.name, k)
+		bw := func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
+			res := make([]*ops.Tensor, len(in))
+			if bc == nil {
+				return res, nil
+			}
+			gs, err := bc.Call(ctx, append(append([]*ops.Tensor{}, in...), g), sc...)
+			if err != nil {
+				return nil, err
+			}
+			for m, j := range gradOf {
+				res[j] = gs[m]
+			}
+			return res, nil
+		}
+		if err := ops.RecordFunc(ctx, name, o, inputs, bw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GradSource returns the CUDA source of the backward kernel of output k for
+// inputs of the given dtypes (contiguous, n elements), or "" when output k
+// depends on no input.
+func (c *Chain) GradSource(k, n int, dtypes ...ops.DType) (string, error) {
+	if k < 0 || k >= len(c.outputs) {
+		return "", c.errorf(ops.ErrArg, "output %d does not exist (%d outputs)", k, len(c.outputs))
+	}
+	s, err := c.SpecFor(n, dtypes...)
+	if err != nil {
+		return "", err
+	}
+	bc, _, err := c.backward(s, k)
+	if err != nil || bc == nil {
+		return "", err
+	}
+	outT := s.OutDTypes[k]
+	bs, err := bc.SpecFor(n, append(append([]ops.DType{}, dtypes...), outT)...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(bs.Source()), nil
+}

@@ -1,0 +1,321 @@
+package fuse
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
+
+// weak is the "dtype" of a step computed only from scalars: it takes the
+// dtype of what it is combined with, and is computed in float64.
+const weak ops.DType = 0
+
+// LayoutClass is how a kernel indexes its inputs; it is part of the
+// kernel's cache key.
+type LayoutClass uint8
+
+// The layout classes.
+const (
+	// Vector: every input contiguous with the output's shape, at an
+	// offset that keeps VecWidth-element vectors aligned; each thread
+	// loads and stores whole vectors.
+	Vector LayoutClass = iota
+	// Linear: every input contiguous with the output's shape; one element
+	// per thread.
+	Linear
+	// Strided: inputs indexed through their own strides over Rank merged
+	// dimensions (0 strides for broadcast dimensions).
+	Strided
+)
+
+func (l LayoutClass) String() string {
+	switch l {
+	case Vector:
+		return "vector"
+	case Linear:
+		return "linear"
+	}
+	return "strided"
+}
+
+// Spec is a chain specialized for its inputs' dtypes and a layout class:
+// what one generated kernel computes. Device runners (ops/fuse/fusecuda)
+// compile Source once per Key and architecture.
+type Spec struct {
+	Chain     *Chain
+	Key       string // the chain's structure, dtypes, layout class, vector width, rank, index width
+	Layout    LayoutClass
+	VecWidth  int  // elements per thread in the Vector class
+	Rank      int  // merged dimensions in the Strided class
+	Index64   bool // indices need 64 bits
+	InDTypes  []ops.DType
+	OutDTypes []ops.DType
+	Entry     string // the kernel's extern "C" name
+
+	stepType []ops.DType // each step's dtype (weak for scalar-only steps)
+	source   string
+}
+
+// Source returns the CUDA C++ source of the spec's kernel.
+func (s *Spec) Source() string { return s.source }
+
+// compute64 reports whether step i computes in float64.
+func (s *Spec) compute64(i int) bool {
+	d := s.stepType[i]
+	return d == weak || d == ops.Float64
+}
+
+// Launch is one call of a spec on a device, for its Runner.
+type Launch struct {
+	Spec    *Spec
+	Outputs []*ops.Tensor // contiguous, fresh
+	Inputs  []*ops.Tensor
+	N       int       // elements of each output
+	Dims    []int     // the merged dimensions (Strided)
+	Strides [][]int   // per input, per merged dimension, in elements (0: broadcast) (Strided)
+	Scalars []float64 // the constants, then the arguments
+}
+
+// typeSteps gives each step a dtype from the inputs' dtypes, or an error
+// naming the step.
+func (c *Chain) typeSteps(in []ops.DType) ([]ops.DType, []ops.DType, error) {
+	t := make([]ops.DType, len(c.steps))
+	unify := func(i int, args []int) (ops.DType, error) {
+		d := weak
+		for _, a := range args {
+			switch {
+			case t[a] == weak:
+			case d == weak:
+				d = t[a]
+			case t[a] != d:
+				return 0, c.errorf(ops.ErrDType, "%s: operands have dtypes %v and %v; fuse does not promote dtypes: convert one with fuse.Cast(e, ops.%s)",
+					c.position(i), d, t[a], goName(d))
+			}
+		}
+		return d, nil
+	}
+	for i, s := range c.steps {
+		var err error
+		switch s.kind {
+		case kInput:
+			t[i] = in[s.index]
+		case kConst, kArg:
+			t[i] = weak
+		case kCast:
+			t[i] = s.dtype
+		case kWhere:
+			t[i], err = unify(i, s.args[1:])
+		default:
+			t[i], err = unify(i, s.args)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	out := make([]ops.DType, len(c.outputs))
+	for k, o := range c.outputs {
+		out[k] = t[o]
+		if out[k] == weak {
+			out[k] = in[0]
+		}
+	}
+	return t, out, nil
+}
+
+func goName(d ops.DType) string {
+	switch d {
+	case ops.Float64:
+		return "Float64"
+	case ops.Float16:
+		return "Float16"
+	case ops.BFloat16:
+		return "BFloat16"
+	}
+	return "Float32"
+}
+
+// plan is what a call's shapes decide: the broadcast shape and the layout.
+type plan struct {
+	shape   []int
+	n       int
+	layout  LayoutClass
+	vec     int
+	dims    []int
+	strides [][]int
+	index64 bool
+}
+
+// broadcast returns the shape all inputs broadcast to (NumPy's rules), or
+// an error naming the first input that does not fit.
+func (c *Chain) broadcast(in []*ops.Tensor) ([]int, error) {
+	rank := 0
+	for _, t := range in {
+		rank = max(rank, t.Dim())
+	}
+	shape := make([]int, rank)
+	for i := range shape {
+		shape[i] = 1
+	}
+	for j, t := range in {
+		sh := t.Shape()
+		for d := range sh {
+			o := rank - len(sh) + d
+			switch {
+			case sh[d] == shape[o]:
+			case shape[o] == 1:
+				shape[o] = sh[d]
+			case sh[d] != 1:
+				return nil, &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrShape,
+					Detail: fmt.Sprintf("input %d has shape %v, which does not broadcast with %v (the shape of the inputs before it): sizes must match or be 1", j, sh, shape)}
+			}
+		}
+	}
+	return shape, nil
+}
+
+// vecWidth is the elements per thread of the Vector class: 16 bytes of the
+// widest 16-bit operand when all are 16-bit, else 4.
+func vecWidth(in, out []ops.DType) int {
+	for _, d := range append(append([]ops.DType{}, in...), out...) {
+		if d.Size() != 2 {
+			return 4
+		}
+	}
+	return 8
+}
+
+// planFor decides the layout of a call.
+func planFor(shape []int, in []*ops.Tensor, inT, outT []ops.DType) plan {
+	p := plan{shape: shape, n: 1}
+	for _, s := range shape {
+		p.n *= s
+	}
+	p.vec = vecWidth(inT, outT)
+	linear := true
+	aligned := true
+	for j, t := range in {
+		if t.Dim() != len(shape) || !equalInts(t.Shape(), shape) || !t.IsContiguous() {
+			linear = false
+			break
+		}
+		if (t.Offset()*inT[j].Size())%(p.vec*inT[j].Size()) != 0 {
+			aligned = false
+		}
+	}
+	if linear {
+		p.layout = Linear
+		if aligned {
+			p.layout = Vector
+		}
+		p.index64 = p.n > 1<<31-1
+		return p
+	}
+	// Strided: each input's strides over the output's dimensions (0 where
+	// it is broadcast), size-1 dimensions dropped, mergeable ones merged.
+	rank := len(shape)
+	full := make([][]int, len(in))
+	for j, t := range in {
+		full[j] = make([]int, rank)
+		sh, st := t.Shape(), t.Strides()
+		for d := range sh {
+			if sh[d] != 1 {
+				full[j][rank-len(sh)+d] = st[d]
+			}
+		}
+	}
+	p.layout = Strided
+	p.strides = make([][]int, len(in))
+	for d := range rank {
+		if shape[d] == 1 {
+			continue
+		}
+		if k := len(p.dims) - 1; k >= 0 {
+			mergeable := true
+			for j := range in {
+				if p.strides[j][k] != full[j][d]*shape[d] {
+					mergeable = false
+					break
+				}
+			}
+			if mergeable {
+				p.dims[k] *= shape[d]
+				for j := range in {
+					p.strides[j][k] = full[j][d]
+				}
+				continue
+			}
+		}
+		p.dims = append(p.dims, shape[d])
+		for j := range in {
+			p.strides[j] = append(p.strides[j], full[j][d])
+		}
+	}
+	p.index64 = p.n > 1<<31-1
+	for j := range in {
+		reach := 0
+		for k, s := range p.strides[j] {
+			reach += (p.dims[k] - 1) * s
+		}
+		if reach > 1<<31-1 {
+			p.index64 = true
+		}
+	}
+	return p
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// spec returns the chain specialized for the dtypes and the plan's layout,
+// made and cached on first use.
+func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v|%v|%d|%d|%v", inT, p.layout, p.vec, len(p.dims), p.index64)
+	if p.layout != Vector {
+		b.Reset()
+		fmt.Fprintf(&b, "%v|%v|%d|%v", inT, p.layout, len(p.dims), p.index64)
+	}
+	k := b.String()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.specs[k]; ok {
+		return s, nil
+	}
+	t, outT, err := c.typeSteps(inT)
+	if err != nil {
+		return nil, err
+	}
+	s := &Spec{Chain: c, Key: c.sig + "|" + k, Layout: p.layout, Rank: len(p.dims), Index64: p.index64,
+		InDTypes: inT, OutDTypes: outT, stepType: t}
+	if p.layout == Vector {
+		s.VecWidth = p.vec
+	}
+	s.Entry = "fuse_" + sanitize(c.name) + "_" + shortHash(s.Key)
+	s.source = generate(s)
+	c.specs[k] = s
+	return s, nil
+}
+
+// sanitize keeps a name's C identifier characters.
+func sanitize(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+		if b.Len() >= 32 {
+			break
+		}
+	}
+	return b.String()
+}
