@@ -13,7 +13,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// TestGolden compares generated kernels with testdata/*.cu (go test
+// TestGolden compares generated kernels with testdata/*.cu.golden (go test
 // ./ops/fuse -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
 	cases := map[string]*fuse.Chain{}
@@ -29,12 +29,12 @@ func TestGolden(t *testing.T) {
 		dtypes []ops.DType
 		grad   bool
 	}{
-		{"chain20_f32_vector.cu", "chain20", fuse.Vector, 0, 1 << 20, []ops.DType{ops.Float32}, false},
-		{"gelu_f16_strided2.cu", "gelu", fuse.Strided, 2, 1000, []ops.DType{ops.Float16}, false},
-		{"outputs3_f64_linear64.cu", "outputs3", fuse.Linear, 0, 1 << 32, []ops.DType{ops.Float64, ops.Float64}, false},
-		{"casts_bf16_vector.cu", "casts", fuse.Vector, 0, 64, []ops.DType{ops.BFloat16}, false},
-		{"silu_f32_backward.cu", "silu", fuse.Vector, 0, 64, []ops.DType{ops.Float32}, true},
-		{"where_f32_backward.cu", "where", fuse.Vector, 0, 64, []ops.DType{ops.Float32, ops.Float32}, true},
+		{"chain20_f32_vector.cu.golden", "chain20", fuse.Vector, 0, 1 << 20, []ops.DType{ops.Float32}, false},
+		{"gelu_f16_strided2.cu.golden", "gelu", fuse.Strided, 2, 1000, []ops.DType{ops.Float16}, false},
+		{"outputs3_f64_linear64.cu.golden", "outputs3", fuse.Linear, 0, 1 << 32, []ops.DType{ops.Float64, ops.Float64}, false},
+		{"casts_bf16_vector.cu.golden", "casts", fuse.Vector, 0, 64, []ops.DType{ops.BFloat16}, false},
+		{"silu_f32_backward.cu.golden", "silu", fuse.Vector, 0, 64, []ops.DType{ops.Float32}, true},
+		{"where_f32_backward.cu.golden", "where", fuse.Vector, 0, 64, []ops.DType{ops.Float32, ops.Float32}, true},
 	} {
 		c := cases[g.chain]
 		var src string

@@ -369,7 +369,7 @@ func printTable(w *os.File, g results, t *torchResults, sizes []int) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "\n## Polynomial a*x^3+b*x^2+c*x+d, float32, µs per call\n\n| elements | hand-written | fused | fused / hand-written speed | fused fwd+bwd (autograd) | fwd+bwd % of copy |")
+	fmt.Fprintf(w, "\n## Polynomial a*x^3+b*x^2+c*x+d, float32, µs per call\n\n| elements | hand-written | fused | fused / hand-written speed | fused fwd+bwd (autograd) | fwd+bwd %% of copy |")
 	if t != nil {
 		fmt.Fprintf(w, " torch eager | torch.compile |")
 	}
