@@ -55,6 +55,9 @@ type cudaConfig struct {
 	// includeDirs are the directories (relative to the repository root) of cuda_include_dir
 	// directives: where includes are looked for, like nvcc's -I.
 	includeDirs []string
+	// implied are the include directories that the repository's includes imply (see
+	// impliedIncludeDirs), shared by every directory's configuration of a run.
+	implied *impliedDirs
 	// binaries generates a cc_binary per program: a source that defines main().
 	binaries bool
 	// binaryNaming is the name pattern of the cc_binary of a directory's only program; {dirname}
@@ -94,6 +97,7 @@ func newCudaConfig() *cudaConfig {
 		binaries:              true,
 		binaryNaming:          DefaultBinaryNaming,
 		binaryNamingInherited: DefaultBinaryNaming,
+		implied:               &impliedDirs{},
 	}
 }
 
@@ -116,14 +120,15 @@ func (cc *cudaConfig) binaryName(dirname string) string {
 	return strings.ReplaceAll(cc.binaryNaming, "{dirname}", dirname)
 }
 
-// isIncludeDir reports whether rel is the directory of a cuda_include_dir directive.
+// isIncludeDir reports whether rel is the directory of a cuda_include_dir directive, or one that
+// the repository's includes imply (see impliedIncludeDirs).
 func (cc *cudaConfig) isIncludeDir(rel string) bool {
 	for _, d := range cc.includeDirs {
 		if d == rel {
 			return true
 		}
 	}
-	return false
+	return cc.implied != nil && cc.implied.set[rel]
 }
 
 func getCudaConfig(c *config.Config) *cudaConfig {

@@ -19,12 +19,13 @@
 // # What it generates
 //
 // A directory gets CUDA rules when it has .cu or .cuh files (that no other rule of its build file
-// lists); or when it is an include directory (the directory of a cuda_include_dir directive, or
-// one named include or inc whose parent or a sibling directory has CUDA files) and has headers;
-// or when its headers or host sources (.cc, .cpp, .cxx), or the repository's headers they
+// lists); or when it is an include directory (the directory of a cuda_include_dir directive, one
+// named include or inc whose parent or a sibling directory has CUDA files, or one the
+// repository's includes imply: see Implied include directories) and has headers;
+// or when its headers or host sources (.cc, .cpp, .cxx, .c), or the repository's headers they
 // include, include a CUDA toolkit header or a .cuh header. Header-only and host-only directories
-// get cu_library rules too, not cc_library: their headers need the CUDA headers that nvcc's
-// compile provides, their .cpp files compile as host code through nvcc like any cu_library
+// get cu_library rules too, not cc_library: their headers need the CUDA headers that a
+// cu_library's compiles see, their .cpp files compile as host code like any cu_library
 // helper, and cc_library stays free for a C++ extension (gazelle_cc) to own. A directory of plain
 // C++ gets nothing.
 //
@@ -67,9 +68,11 @@
 //     cu_library of the build file. A build file with several cu_library rules and none of these
 //     (programs' and per-header rules aside) is left alone (hand-written variants, as in
 //     tests/rules).
-//   - srcs: the .cu files, and the .cc, .cpp and .cxx files (host code compiled with nvcc), plus the
+//   - srcs: the .cu files, and the .cc, .cpp, .cxx and .c files (host code, which cu_library
+//     compiles with the C++ toolchain), plus the
 //     headers that the existing rule lists in srcs (private headers stay private).
-//   - hdrs: every other header of the directory (.cuh, .h, .hh, .hpp, .inc): all of them are
+//   - hdrs: every other header of the directory (.cuh and cc_library's header extensions: .h, .hh,
+//     .hpp, .hxx, .inc, .inl, .ipp, .tcc, ...): all of them are
 //     public, includable by other packages. Move one to srcs by hand to make it private.
 //   - textual_hdrs: the .cu files that a source of the repository includes (#include "train.cu",
 //     from this directory or another package; includes under conditions that a compile with the
@@ -84,7 +87,24 @@
 //     when the rule has no rdc attribute; an rdc = False that the user wrote stays, with a log
 //     line saying which line needs rdc. Device code declared in another package's headers is not
 //     seen: set rdc there by hand.
+//   - host_srcs_as_cuda = True when a .cc, .cpp or .cxx source, or a repository header it
+//     includes, has device code (see CodeFacts): nvcc compiles it as CUDA, as CMake's LANGUAGE
+//     CUDA does. copts = ["--extended-lambda"] when a source that nvcc compiles reaches a
+//     __device__ lambda. Each only when the rule has no such attribute; a log line says when the
+//     user's attribute contradicts the code.
+//   - deps also get @cuda//:cuda_driver_lazy when a source reaches cuda.h and a driver API call:
+//     the driver API loaded on first use, so the program starts without the driver.
 //   - archs: the cuda_archs directive's value, when it is set.
+//
+// # Implied include directories
+//
+// Before the first directory, the repository's sources and headers are read once: an include
+// ("P" or <P>) that the compiler's search finds nowhere (see Resolving includes; build files'
+// cuda_include_dir directives and rules' includes count too), that is no toolkit or system
+// header, and that exactly one file of the repository ends with (D/P) makes D an include
+// directory, as a Makefile's -I would: it is searched like a cuda_include_dir directory, and its
+// rules get includes = ["."]. Each such directory is logged; an include that several files end
+// with implies nothing and is logged.
 //
 // # Header collections
 //
@@ -111,7 +131,7 @@
 //
 // Gazelle owns srcs, hdrs, textual_hdrs and deps (hand additions need a "# keep" comment, as for
 // Go rules), archs only while cuda_archs is set, and a generated cc_binary's deps. It adds
-// includes and rdc only where they are missing. All other attributes (copts, host_copts, defines,
+// includes, rdc, host_srcs_as_cuda and copts only where they are missing. All other attributes (copts, host_copts, defines,
 // linkopts, visibility, tags, ...) are the user's and survive every run. A cu_library whose srcs or hdrs
 // is a glob, select or concatenation is left alone.
 //
@@ -139,7 +159,8 @@
 // package's files; a select() or anything else gazelle cannot evaluate is logged and not indexed.
 //
 // An include is looked for in these directories, in order, as nvcc searches them: for a quoted
-// include the including file's directory; the cuda_include_dir directories; the conventional
+// include the including file's directory; the cuda_include_dir directories, then the implied
+// ones; the conventional
 // include directories dir/include, dir/inc, ../include and ../inc next to the including file's
 // directory; the repository root. For each include: the library's own headers give no dep; then a
 // `# gazelle:resolve cuda HEADER LABEL` directive (for the include as written or a searched
@@ -155,8 +176,8 @@
 // #elifdef, #elifndef, #else, #endif) is evaluated with the rule's macros (defines, local_defines,
 // -D and -U in copts and host_copts), the #define and #undef lines before the include, also those
 // of the repository's headers that the file includes (which are read, found on the same search
-// path, so include guards, #pragma once and a config.h work), and the compiler's (__linux__ and
-// __NVCC__ defined, __CUDACC__ in .cu files and not in .cc/.cpp/.cxx ones, _WIN32 and __APPLE__
+// path, so include guards, #pragma once and a config.h work), and the compiler's (__linux__
+// defined, __NVCC__ and __CUDACC__ in .cu files and not in the host sources, _WIN32 and __APPLE__
 // undefined). Every other macro is undefined, as for the preprocessor, so the includes of #ifdef
 // ENABLE_CUDNN or #if MULTI_GPU give no dep until the rule defines the macro. Expressions may use
 // defined, !, ~, the arithmetic, shift, comparison and bitwise operators, && and ||, ?:, integer

@@ -12,11 +12,16 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
-// File kinds by extension: what cu_library compiles, and the headers it accepts.
+// File kinds by extension: what cu_library compiles (.cu with nvcc; .cc, .cpp, .cxx and .c with
+// the C++ toolchain), and the headers it accepts.
 var (
 	cudaSourceExts = map[string]bool{".cu": true}
-	hostSourceExts = map[string]bool{".cc": true, ".cpp": true, ".cxx": true}
-	headerExts     = map[string]bool{".cuh": true, ".h": true, ".hh": true, ".hpp": true, ".inc": true}
+	hostSourceExts = map[string]bool{".cc": true, ".cpp": true, ".cxx": true, ".c": true}
+	// cc_library's header extensions, and .cuh.
+	headerExts = map[string]bool{
+		".cuh": true, ".h": true, ".hh": true, ".hpp": true, ".hxx": true, ".h++": true, ".H": true,
+		".inc": true, ".inl": true, ".ipp": true, ".tcc": true, ".tlh": true, ".tli": true,
+	}
 )
 
 // ruleIncludes is what GenerateRules passes to Resolve for a cu_library: the sources of its
@@ -48,6 +53,7 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 	if !cc.enabled || (args.File == nil && cc.ownedByAncestor(args.Rel)) {
 		return res
 	}
+	l.impliedIncludeDirs(args.Config, cc)
 	g := newGenerator(args, cc, l.preprocessor(args.Config.RepoRoot))
 	g.splitTextual(l.includedCu(args.Config, cc))
 	p := g.plan()
@@ -256,6 +262,7 @@ func (g *generator) libraryRule(u *libUnit) *rule.Rule {
 		r.SetAttr("includes", []string{"."})
 	}
 	g.inferRdc(r, old)
+	g.inferCompile(r, old, u)
 	return r
 }
 

@@ -127,3 +127,114 @@ func (g *generator) rdcReasons(r *rule.Rule) []string {
 	}
 	return reasons
 }
+
+// driverLazyTarget is the toolkit target of the driver API loaded on first use: programs that
+// call it start without the NVIDIA driver.
+const driverLazyTarget = ToolkitRepo + "//:cuda_driver_lazy"
+
+// extendedLambdaFlags are the nvcc flags that allow __device__ lambdas.
+var extendedLambdaFlags = []string{"--extended-lambda", "--expt-extended-lambda", "-extended-lambda", "-expt-extended-lambda"}
+
+// inferCompile sets what r's compiles need, from the code of its sources and of the repository
+// headers they include (see CodeFacts):
+//   - host_srcs_as_cuda = True when a C++ source (.cc, .cpp, .cxx) reaches device code (a kernel
+//     it defines or launches, or one defined in a header it includes), which only nvcc compiles;
+//   - copts = ["--extended-lambda"] when a source that nvcc compiles reaches a __device__ lambda;
+//   - a dep on the lazily loaded driver API when a source reaches a driver API call and cuda.h.
+//
+// An attribute of the existing rule old is the user's and stays; a log line says when it
+// contradicts the code.
+func (g *generator) inferCompile(r, old *rule.Rule, u *libUnit) {
+	type reachedCode struct {
+		facts  CodeFacts
+		path   string
+		cudaH  bool
+		isHost bool
+	}
+	var units [][]reachedCode
+	for _, f := range r.AttrStrings("srcs") {
+		ext := path.Ext(f)
+		if !cudaSourceExts[ext] && !hostSourceExts[ext] {
+			continue
+		}
+		if _, ok := g.read(f); !ok {
+			continue
+		}
+		self := path.Join(g.args.Rel, f)
+		files := []string{self}
+		cudaH := false
+		g.walkIncludes(f, func(_ string, inc Include, located string, found bool) bool {
+			if found {
+				files = append(files, located)
+			} else if inc.Path == "cuda.h" || inc.Path == "cudaTypedefs.h" {
+				cudaH = true
+			}
+			return true
+		})
+		var unit []reachedCode
+		for _, p := range files {
+			unit = append(unit, reachedCode{facts: g.pp.codeFacts(p), path: p, cudaH: cudaH, isHost: hostSourceExts[ext] && ext != ".c"})
+		}
+		units = append(units, unit)
+	}
+	var device, lambda, driver string
+	for _, unit := range units {
+		for _, c := range unit {
+			if c.isHost && c.facts.DeviceCode > 0 && device == "" {
+				device = fmt.Sprintf("%s reaches device code (%s:%d)", unit[0].path, c.path, c.facts.DeviceCode)
+			}
+			if c.cudaH && c.facts.DriverCall > 0 && driver == "" {
+				driver = fmt.Sprintf("%s:%d", c.path, c.facts.DriverCall)
+			}
+		}
+	}
+	asCuda := device != ""
+	if asCuda {
+		if old == nil || old.Attr("host_srcs_as_cuda") == nil {
+			r.SetAttr("host_srcs_as_cuda", true)
+		} else if id, ok := old.Attr("host_srcs_as_cuda").(*bzl.Ident); ok && id.Name == "False" {
+			log.Printf("%s: cu_library %s has host_srcs_as_cuda = False, but %s: only nvcc compiles that (host_srcs_as_cuda = True)", g.buildPath(), r.Name(), device)
+		}
+	}
+	for _, unit := range units {
+		if !unit[0].isHost || asCuda {
+			for _, c := range unit {
+				if c.facts.ExtendedLambda > 0 && lambda == "" {
+					lambda = fmt.Sprintf("%s:%d", c.path, c.facts.ExtendedLambda)
+				}
+			}
+		}
+	}
+	if lambda != "" {
+		g.inferExtendedLambda(r, old, lambda)
+	}
+	if driver != "" {
+		u.deps = append(append([]string(nil), u.deps...), driverLazyTarget)
+	}
+}
+
+// inferExtendedLambda adds --extended-lambda to r's copts for the __device__ lambda at where,
+// unless the existing rule old has copts of its own (then a log line says what is missing).
+func (g *generator) inferExtendedLambda(r, old *rule.Rule, where string) {
+	has := func(copts []string) bool {
+		for _, c := range copts {
+			for _, f := range extendedLambdaFlags {
+				if c == f {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if old != nil && old.Attr("copts") != nil {
+		if !has(old.AttrStrings("copts")) {
+			log.Printf("%s: cu_library %s compiles a __device__ lambda (%s), but its copts lack --extended-lambda: nvcc rejects it without", g.buildPath(), r.Name(), where)
+		}
+		return
+	}
+	copts := r.AttrStrings("copts")
+	if has(copts) || (r.Attr("copts") != nil && copts == nil) {
+		return // there already, or copts inherited as an expression gazelle does not edit
+	}
+	r.SetAttr("copts", append(copts, "--extended-lambda"))
+}

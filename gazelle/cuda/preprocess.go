@@ -42,10 +42,26 @@ type preprocessor struct {
 	// alone are, for each header entered, the indexes of its #include directives that it
 	// reaches compiled on its own (yes or maybe), with the compiler's macros only.
 	alone map[string]map[int]bool
+	// facts are the CodeFacts of the files scanned, by workspace-relative path.
+	facts map[string]CodeFacts
 }
 
 func newPreprocessor(root string) *preprocessor {
-	return &preprocessor{root: root, files: map[string][]directive{}, alone: map[string]map[int]bool{}}
+	return &preprocessor{root: root, files: map[string][]directive{}, alone: map[string]map[int]bool{}, facts: map[string]CodeFacts{}}
+}
+
+// codeFacts returns the CodeFacts of the repository file rel (none when it cannot be read),
+// scanned once per run.
+func (pp *preprocessor) codeFacts(rel string) CodeFacts {
+	if f, ok := pp.facts[rel]; ok {
+		return f
+	}
+	var f CodeFacts
+	if src, err := os.ReadFile(filepath.Join(pp.root, filepath.FromSlash(rel))); err == nil {
+		f = ScanCode(src)
+	}
+	pp.facts[rel] = f
+	return f
 }
 
 // seed gives the source of a file that the caller has read already.
@@ -114,7 +130,9 @@ func (pp *preprocessor) walkUnit(cc *cudaConfig, rel string, defs []string, know
 	case cudaSourceExts[ext]:
 		m.define("__CUDACC__", "1", false, yes)
 	case hostSourceExts[ext]:
+		// The C++ toolchain compiles host sources (cu_library's host_srcs_as_cuda aside).
 		m.undef("__CUDACC__", yes)
+		m.undef("__NVCC__", yes)
 	default:
 		m.define("__CUDACC__", "", false, maybe)
 	}

@@ -194,7 +194,8 @@ func writtenInclude(inc Include) string {
 // searchPaths returns the directories (relative to the repository root, "" for the root itself)
 // where an include of a file in dir is looked for, in order, as the compiler would search them:
 //   - for a quoted include, dir itself;
-//   - the directories of `# gazelle:cuda_include_dir` directives (the -I of a Makefile);
+//   - the directories of `# gazelle:cuda_include_dir` directives (the -I of a Makefile), then
+//     those the repository's includes imply (see impliedIncludeDirs);
 //   - the conventional include directories next to dir: dir/include, dir/inc, and its siblings
 //     ../include and ../inc (the src/ + inc/ layout);
 //   - the repository root (Bazel's include path for workspace-relative includes; it also finds
@@ -219,6 +220,11 @@ func searchPaths(cc *cudaConfig, dir string, quoted bool) []string {
 	}
 	for _, d := range cc.includeDirs {
 		add(d)
+	}
+	if cc.implied != nil {
+		for _, d := range cc.implied.dirs {
+			add(d)
+		}
 	}
 	for _, d := range conventionalIncludeDirs(dir) {
 		add(d)

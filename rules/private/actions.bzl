@@ -35,7 +35,8 @@ def nvcc_compile(
         fast_math,
         compilation_context,
         copts,
-        host_copts):
+        host_copts,
+        as_cuda = False):
     """Compiles one source file to an object with nvcc.
 
     Args:
@@ -51,9 +52,10 @@ def nvcc_compile(
       compilation_context: merged CcCompilationContext (headers, includes, defines of deps and self).
       copts: list of extra nvcc options.
       host_copts: list of host-compiler options (each passed with -Xcompiler).
+      as_cuda: compile src as CUDA whatever its extension (nvcc -x cu).
     """
     args = actions.args()
-    if src.extension == "cu":
+    if src.extension == "cu" or as_cuda:
         args.add("-x", "cu")
     args.add("-c", src)
     args.add("-o", out)

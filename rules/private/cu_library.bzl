@@ -1,4 +1,5 @@
-"""cu_library: compiles CUDA (.cu) and helper C++ sources with nvcc and returns CcInfo."""
+"""cu_library: compiles CUDA (.cu) sources with nvcc, host C/C++ sources with the C++ toolchain, and
+returns CcInfo."""
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
@@ -12,8 +13,11 @@ load(":archs.bzl", "resolve_archs")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
-_COMPILED = ["cu", "cc", "cpp", "cxx"]
-_HEADERS = [".cuh", ".h", ".hh", ".hpp", ".inc"]
+_HOST = ["cc", "cpp", "cxx", "c"]
+_COMPILED = ["cu"] + _HOST
+
+# cc_library's header extensions, and CUDA's.
+_HEADERS = [".cuh", ".h", ".hh", ".hpp", ".hxx", ".h++", ".H", ".inc", ".inl", ".ipp", ".tcc", ".tlh", ".tli"]
 
 def _include_paths(ctx):
     base = paths.join(ctx.label.workspace_root, ctx.label.package)
@@ -28,6 +32,21 @@ def _repo_relative(f):
     if f.short_path.startswith("../"):
         return f.short_path[len("../"):].partition("/")[2]
     return f.short_path
+
+def _host_compile(ctx, host, compilation_context, srcs):
+    """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects."""
+    _, outputs = cc_common.compile(
+        actions = ctx.actions,
+        name = ctx.label.name,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
+        srcs = srcs,
+        compilation_contexts = [compilation_context],
+        local_defines = ctx.attr.local_defines,
+        user_compile_flags = ctx.attr.host_copts,
+        disallow_nopic_outputs = True,
+    )
+    return outputs.pic_objects
 
 def _cu_library_impl(ctx):
     # Textual headers (a .cu that another source #includes) are inputs of the compiles that
@@ -95,8 +114,19 @@ def _cu_library_impl(ctx):
     host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
+
+    # Host sources are compiled as the C++ toolchain compiles cc_library's (C for .c), not through
+    # nvcc, whose driver macros (__NVCC__) tell CCCL's headers that device code may follow; with
+    # host_srcs_as_cuda the C++ ones are CUDA sources (nvcc -x cu), as CMake's LANGUAGE CUDA makes them.
+    host_srcs = [
+        s
+        for s in ctx.files.srcs
+        if s.extension == "c" or (s.extension in _HOST and not ctx.attr.host_srcs_as_cuda)
+    ]
+    if host_srcs:
+        objects.extend(_host_compile(ctx, host, cc_info.compilation_context, host_srcs))
     for src in ctx.files.srcs:
-        if src.extension not in _COMPILED:
+        if src.extension not in _COMPILED or src in host_srcs:
             continue
         stem = paths.replace_extension(paths.relativize(_repo_relative(src), ctx.label.package), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
@@ -105,6 +135,7 @@ def _cu_library_impl(ctx):
             cuda = cuda,
             host = host,
             src = src,
+            as_cuda = True,
             out = obj,
             gencode_flags = gencode,
             mode = mode,
@@ -182,19 +213,26 @@ another cu_library. Links the CUDA runtime chosen by --@rules_cuda_go//toolchain
 default). Under --config=cpu it compiles nothing and needs no toolkit.""",
     attrs = {
         "srcs": attr.label_list(
-            allow_files = [".cu", ".cc", ".cpp", ".cxx"] + _HEADERS,
-            doc = ".cu files (CUDA), .cc/.cpp/.cxx helpers (host C++ compiled by nvcc, CUDA headers available), private headers.",
+            allow_files = [".cu", ".cc", ".cpp", ".cxx", ".c"] + _HEADERS,
+            doc = """.cu files (CUDA, compiled by nvcc); .cc/.cpp/.cxx (host C++) and .c (C) files, compiled by
+the C++ toolchain as cc_library compiles them, with the CUDA headers on the include path
+(host_srcs_as_cuda makes the C++ ones CUDA sources); private headers.""",
+        ),
+        "host_srcs_as_cuda": attr.bool(
+            doc = """Compile the .cc/.cpp/.cxx sources as CUDA (nvcc -x cu), like .cu files: for C++ sources that
+define or launch kernels themselves or through the headers they include (what CMake's
+`set_source_files_properties(... LANGUAGE CUDA)` and Makefiles' `nvcc -x cu` do). .c sources stay C.""",
         ),
         "hdrs": attr.label_list(allow_files = _HEADERS, doc = "Public headers, visible to dependents."),
         "textual_hdrs": attr.label_list(
-            allow_files = [".cu", ".cc", ".cpp", ".cxx"] + _HEADERS,
+            allow_files = [".cu", ".cc", ".cpp", ".cxx", ".c"] + _HEADERS,
             doc = """Files that sources #include textually and that are not compiled on their own (like
 cc_library.textual_hdrs): a .cu included by another .cu (`#include "train.cu"`), or a header that
 only compiles inside its includer. Available to this target's compiles and to dependents'.""",
         ),
         "deps": attr.label_list(providers = [CcInfo], doc = "cu_library, cc_library or anything with CcInfo."),
-        "copts": attr.string_list(doc = "Extra nvcc options, e.g. ['--expt-relaxed-constexpr']."),
-        "host_copts": attr.string_list(doc = "Host-compiler options, each passed with -Xcompiler."),
+        "copts": attr.string_list(doc = "Extra nvcc options of the CUDA compiles, e.g. ['--extended-lambda']."),
+        "host_copts": attr.string_list(doc = "Host-compiler options: passed with -Xcompiler to nvcc's compiles, and as they are to the host sources' compiles."),
         "defines": attr.string_list(doc = "Preprocessor defines, propagated to dependents (like cc_library.defines)."),
         "local_defines": attr.string_list(doc = "Preprocessor defines for this target's compiles only, not propagated (like cc_library.local_defines)."),
         "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),

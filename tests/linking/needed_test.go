@@ -57,6 +57,9 @@ var want = map[string]struct {
 	"profiler": {needed: nil, run: true},
 	// NVML: the driver's library, by its soname (it starts only where the driver is).
 	"nvml_link": {needed: []string{"libnvidia-ml"}},
+	// The driver API loaded on first use (@cuda//:cuda_driver_lazy): no libcuda.so.1 in NEEDED,
+	// and it runs with or without a driver.
+	"driver_lazy": {needed: nil, run: true},
 }
 
 // system are the stems of the C and C++ runtime libraries, which any program may need.

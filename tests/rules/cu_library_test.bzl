@@ -166,6 +166,35 @@ def _textual_test_impl(ctx):
         asserts.true(env, f in headers, "expected %s among the CcInfo headers %r" % (f, headers))
     return analysistest.end(env)
 
+def _host_srcs_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    nvcc = _actions(env, "NvccCompile")
+    asserts.equals(env, sorted(ctx.attr.nvcc_sources), sorted([a.argv[a.argv.index("-c") + 1].rpartition("/")[2] for a in nvcc]))
+    for a in nvcc:
+        i = a.argv.index("-x") if "-x" in a.argv else -1
+        asserts.true(env, i >= 0 and a.argv[i + 1] == "cu", "expected -x cu in %r" % a.argv)
+    host = _actions(env, "CppCompile")
+    compiled = []
+    for a in host:
+        compiled.extend([f.basename for f in a.inputs.to_list() if f.basename in ctx.attr.host_sources])
+        asserts.false(env, [x for x in a.argv if "nvcc" in x or x == "-D__NVCC__"], "a host compile through nvcc: %r" % a.argv)
+        for f in ctx.attr.expected_host_flags:
+            asserts.true(env, f in a.argv, "expected %r in %r" % (f, a.argv))
+    asserts.equals(env, sorted(ctx.attr.host_sources), sorted(compiled))
+    return analysistest.end(env)
+
+# Host sources (.cc/.cpp/.cxx/.c) are compiled by the C++ toolchain, not nvcc; host_srcs_as_cuda
+# makes the C++ ones CUDA sources (nvcc -x cu), while .c stays C.
+host_srcs_test = analysistest.make(
+    _host_srcs_test_impl,
+    attrs = {
+        "nvcc_sources": attr.string_list(),
+        "host_sources": attr.string_list(),
+        "expected_host_flags": attr.string_list(),
+    },
+    config_settings = _CUDA_ON,
+)
+
 # textual_hdrs are inputs of the compiles of the target and of its dependents, never compiled
 # themselves; local_defines reach the target's compiles only.
 textual_test = analysistest.make(

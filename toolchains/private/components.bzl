@@ -44,7 +44,8 @@ LIBRARIES = {
     "cudart_shared": _lib("cudart", shared = ["libcudart.so*"], doc = "CUDA runtime, shared"),
     "cudadevrt": _lib("cudart", static = ["libcudadevrt.a"], doc = "device runtime for relocatable device code"),
     "culibos": _lib("cudart", static = ["libculibos.a"], linkopts = _STATIC_SYSTEM, doc = "OS helpers the static math libraries need"),
-    "cuda_driver": _lib("cudart", doc = "link stub for libcuda.so.1 (the driver API)"),
+    "cuda_driver": _lib("cudart", doc = "link stub for libcuda.so.1 (the driver API): programs NEED libcuda.so.1"),
+    "cuda_driver_lazy": _lib("cudart", doc = "the driver API (cuda.h) loaded on first use from libcuda.so.1: programs start without the driver, whose calls then return CUDA_ERROR_NO_DEVICE"),
     "cuda_headers": _lib("cudart", doc = "CUDA runtime, driver and profiler API headers"),
     "cccl": _lib("cccl", target = "headers", doc = "Thrust, CUB and libcu++ (headers)"),
     "nvtx": _lib("nvtx", target = "headers", doc = "NVTX 3 (headers; nvtx3/nvToolsExt.h)"),
@@ -267,7 +268,10 @@ def link_stub(name, library, soname, source, toolkit, headers, has_stub, missing
     )
 
 def cuda_driver_stub(name, toolkit, cuda_headers, has_stub):
-    """Declares the libcuda link stub (built from stub/cuda_stub.c) or a missing-library target.
+    """Declares the libcuda link stub and NAME_lazy, the driver API loaded on first use.
+
+    The stub is built from stub/cuda_stub.c, NAME_lazy from stub/cuda_lazy.c and .S; without them
+    both are missing-library targets.
 
     Args:
       name: the target name.
@@ -276,6 +280,23 @@ def cuda_driver_stub(name, toolkit, cuda_headers, has_stub):
       has_stub: whether stub/cuda_stub.c was generated.
     """
     link_stub(name, "libcuda.so", "libcuda.so.1", "stub/cuda_stub.c", toolkit, cuda_headers, has_stub, "cuda.h")
+
+    # The driver API loaded on first use (driver_stub.bzl's write_driver_lazy): nothing NEEDs
+    # libcuda.so.1, and without a driver the calls return CUDA_ERROR_NO_DEVICE.
+    if not has_stub:
+        cuda_missing_library(
+            name = name + "_lazy",
+            message = "the lazily loaded driver API needs cuda.h, which %s lacks." % toolkit,
+            visibility = ["//visibility:public"],
+        )
+        return
+    cc_library(
+        name = name + "_lazy",
+        srcs = ["stub/cuda_lazy.c", "stub/cuda_lazy.S"],
+        linkopts = ["-ldl", "-lpthread"],
+        deps = [cuda_headers],
+        visibility = ["//visibility:public"],
+    )
 
 def cuda_nvml_stub(name, toolkit, headers, has_stub):
     """Declares @cuda//:nvml: nvml.h and the libnvidia-ml link stub, or a missing-library target.

@@ -4,11 +4,12 @@
 #
 #   tools/real-repos/gpu-pack.sh OUT_DIR [NAME]...
 #
-# For each row of tools/real-repos/checks.tsv (of the NAMEs given, default all) whose binary was
-# built in $REAL_REPOS_DIR/NAME (default /work/real-repos), copies it xz-compressed to
-# OUT_DIR/NAME/, and writes OUT_DIR/checks.tsv and OUT_DIR/run.sh (a copy of gpu-run.sh). Rows whose
-# binary is missing are listed and left out. A check 'filecheck:PATH' (PATH in the workspace) is
-# copied along for filecheck.py. On the GPU machine:
+# For each row of $REAL_REPOS_CHECKS (default tools/real-repos/checks.tsv; of the NAMEs given,
+# default all) whose binary was built in $REAL_REPOS_DIR/NAME (default /work/real-repos), packs it
+# into OUT_DIR/bins.tar.xz (one solid archive: the binaries share the static CUDA runtime, which
+# compresses once), and writes OUT_DIR/checks.tsv and OUT_DIR/run.sh (a copy of gpu-run.sh). Rows
+# whose binary is missing are listed and left out. A check 'filecheck:PATH' (PATH in the workspace)
+# is copied along for filecheck.py. On the GPU machine:
 #
 #   bash OUT_DIR/run.sh            # runs each binary, prints a pass/fail table, exits 1 on a failure
 set -euo pipefail
@@ -19,6 +20,9 @@ shift
 base=${REAL_REPOS_DIR:-/work/real-repos}
 rm -rf "$out"
 mkdir -p "$out"
+stage=$(mktemp -d "${TMPDIR:-/tmp}/gpu-pack.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+checks=${REAL_REPOS_CHECKS:-$here/checks.tsv}
 : >"$out/checks.tsv"
 packed=0 missing=0
 while IFS=$'\t' read -r name label args expect; do
@@ -34,8 +38,8 @@ while IFS=$'\t' read -r name label args expect; do
     continue
   fi
   file=$name/${pkg//\//_}${pkg:+_}$target
-  mkdir -p "$out/$name"
-  [ -f "$out/$file.xz" ] || xz -9 -T1 -c "$bin" >"$out/$file.xz"
+  mkdir -p "$out/$name" "$stage/$name"
+  [ -f "$stage/$file" ] || cp "$bin" "$stage/$file"
   case $expect in
     filecheck:*)
       # The repository's own expected output (an LLVM FileCheck file), checked by filecheck.py.
@@ -47,7 +51,8 @@ while IFS=$'\t' read -r name label args expect; do
   esac
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$label" "$file" "$args" "$expect" >>"$out/checks.tsv"
   packed=$((packed + 1))
-done <"$here/checks.tsv"
+done <"$checks"
+(cd "$stage" && tar -cf - --sort=name .) | xz -9e -T1 >"$out/bins.tar.xz"
 cp "$here/gpu-run.sh" "$out/run.sh"
 cp "$here/filecheck.py" "$out/"
 chmod +x "$out/run.sh"

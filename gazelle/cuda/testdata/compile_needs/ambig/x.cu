@@ -1,0 +1,3 @@
+#include "same.h"
+
+__global__ void k() {}

@@ -1,0 +1,6 @@
+#include "lib_utils.h"
+
+int main() {
+  CHECK(cudaDeviceSynchronize());
+  return 0;
+}

@@ -1,0 +1,6 @@
+#include <lib_utils.h>
+
+int main() {
+  CHECK(cudaSetDevice(0));
+  return 0;
+}

@@ -1,0 +1,3 @@
+#include "gemm.hxx"
+
+int main() { return gemm_ok(nullptr) ? 0 : 1; }
