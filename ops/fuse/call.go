@@ -66,7 +66,11 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 	if len(inputs) != c.nIn || len(scalars) != c.nArg {
 		return nil, c.errorf(ops.ErrArg, "got %d tensor inputs and %d scalar arguments, expected %d and %d", len(inputs), len(scalars), c.nIn, c.nArg)
 	}
-	inT := make([]ops.DType, len(inputs))
+	var inBuf [8]ops.DType
+	inT := inBuf[:0]
+	for range inputs {
+		inT = append(inT, 0)
+	}
 	for j, t := range inputs {
 		if t == nil {
 			return nil, &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrNil, Detail: fmt.Sprintf("input %d is nil", j)}
@@ -85,11 +89,11 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 		return nil, err
 	}
 	// The vector width depends on the outputs' dtypes too: type first.
-	_, outT, err := c.typeSteps(inT)
+	ty, err := c.typed(inT)
 	if err != nil {
 		return nil, err
 	}
-	p := planFor(shape, inputs, inT, outT)
+	p := planFor(shape, inputs, inT, ty.out)
 	s, err := c.spec(inT, p)
 	if err != nil {
 		return nil, err
@@ -152,11 +156,11 @@ func (c *Chain) SpecForLayout(layout LayoutClass, rank, n int, dtypes ...ops.DTy
 	if len(dtypes) != c.nIn {
 		return nil, c.errorf(ops.ErrArg, "got %d dtypes, expected %d", len(dtypes), c.nIn)
 	}
-	_, outT, err := c.typeSteps(dtypes)
+	ty, err := c.typed(dtypes)
 	if err != nil {
 		return nil, err
 	}
-	p := plan{n: n, layout: layout, vec: vecWidth(dtypes, outT), index64: n > 1<<31-1}
+	p := plan{n: n, layout: layout, vec: vecWidth(dtypes, ty.out), index64: n > 1<<31-1}
 	if layout == Strided {
 		p.dims = make([]int, rank)
 	}

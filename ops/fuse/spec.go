@@ -177,9 +177,11 @@ func (c *Chain) broadcast(in []*ops.Tensor) ([]int, error) {
 // vecWidth is the elements per thread of the Vector class: 16 bytes of the
 // widest 16-bit operand when all are 16-bit, else 4.
 func vecWidth(in, out []ops.DType) int {
-	for _, d := range append(append([]ops.DType{}, in...), out...) {
-		if d.Size() != 2 {
-			return 4
+	for _, ds := range [][]ops.DType{in, out} {
+		for _, d := range ds {
+			if d.Size() != 2 {
+				return 4
+			}
 		}
 	}
 	return 8
@@ -276,33 +278,74 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// spec returns the chain specialized for the dtypes and the plan's layout,
-// made and cached on first use.
-func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v|%v|%d|%d|%v", inT, p.layout, p.vec, len(p.dims), p.index64)
-	if p.layout != Vector {
-		b.Reset()
-		fmt.Fprintf(&b, "%v|%v|%d|%v", inT, p.layout, len(p.dims), p.index64)
+// typing is a chain's steps typed for its inputs' dtypes.
+type typing struct {
+	steps, out []ops.DType
+}
+
+// typed returns the typing of the chain for the inputs' dtypes, cached.
+func (c *Chain) typed(inT []ops.DType) (*typing, error) {
+	var buf [32]byte
+	k := buf[:0]
+	for _, d := range inT {
+		k = append(k, byte(d))
 	}
-	k := b.String()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.specs[k]; ok {
-		return s, nil
+	t, ok := c.typings[string(k)]
+	c.mu.Unlock()
+	if ok {
+		return t, nil
 	}
-	t, outT, err := c.typeSteps(inT)
+	steps, out, err := c.typeSteps(inT)
 	if err != nil {
 		return nil, err
 	}
-	s := &Spec{Chain: c, Key: c.sig + "|" + k, Layout: p.layout, Rank: len(p.dims), Index64: p.index64,
-		InDTypes: inT, OutDTypes: outT, stepType: t}
-	if p.layout == Vector {
-		s.VecWidth = p.vec
+	t = &typing{steps, out}
+	c.mu.Lock()
+	c.typings[string(k)] = t
+	c.mu.Unlock()
+	return t, nil
+}
+
+// spec returns the chain specialized for the dtypes and the plan's layout,
+// made and cached on first use.
+func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
+	var buf [48]byte
+	k := buf[:0]
+	for _, d := range inT {
+		k = append(k, byte(d))
 	}
+	vec := 0
+	if p.layout == Vector {
+		vec = p.vec
+	}
+	idx := byte(0)
+	if p.index64 {
+		idx = 1
+	}
+	k = append(k, 0xff, byte(p.layout), byte(vec), byte(len(p.dims)), idx)
+	c.mu.Lock()
+	s, ok := c.specs[string(k)]
+	c.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	t, err := c.typed(inT)
+	if err != nil {
+		return nil, err
+	}
+	s = &Spec{Chain: c, Key: fmt.Sprintf("%s|%v|%v|%d|%d|%v", c.sig, inT, p.layout, vec, len(p.dims), p.index64),
+		Layout: p.layout, VecWidth: vec, Rank: len(p.dims), Index64: p.index64,
+		InDTypes: append([]ops.DType(nil), inT...), OutDTypes: t.out, stepType: t.steps}
 	s.Entry = "fuse_" + sanitize(c.name) + "_" + shortHash(s.Key)
 	s.source = generate(s)
-	c.specs[k] = s
+	c.mu.Lock()
+	if old, ok := c.specs[string(k)]; ok {
+		s = old
+	} else {
+		c.specs[string(k)] = s
+	}
+	c.mu.Unlock()
 	return s, nil
 }
 
