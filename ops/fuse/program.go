@@ -37,10 +37,10 @@ type Chain struct {
 	funcs   []*DeviceFunc
 	sig     string // the structure, for cache keys
 
-	mu    sync.Mutex
+	mu      sync.Mutex
 	specs   map[string]*Spec   // by dtypes and layout (spec)
 	typings map[string]*typing // by dtypes (typed)
-	grads map[string]*Chain
+	grads   map[string]*Chain
 
 	gradOf []int // for a backward chain: the forward input of each output
 }

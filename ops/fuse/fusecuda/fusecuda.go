@@ -75,9 +75,30 @@ func ReadStats() Stats {
 // jit.DefaultCache(). Set it before the first call.
 var Cache *jit.Cache
 
+// bySpec caches kernel's results by spec pointer (a cheap key: a spec's
+// Key is the whole structure of its chain).
+var bySpec sync.Map // specDevice -> *cumodule.Kernel
+
+type specDevice struct {
+	s   *fuse.Spec
+	dev int
+}
+
 // kernel returns the loaded kernel of spec s on device dev, compiling and
 // loading it once however many goroutines ask; a failure is not kept.
 func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
+	if k, ok := bySpec.Load(specDevice{s, dev}); ok {
+		return k.(*cumodule.Kernel), nil
+	}
+	k, err := loadOnce(s, dev)
+	if err == nil {
+		bySpec.Store(specDevice{s, dev}, k)
+	}
+	return k, err
+}
+
+// loadOnce returns the kernel of s's Key on dev, loading it once.
+func loadOnce(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
 	k := entryKey{s.Key, dev}
 	kernels.Lock()
 	if kernels.m == nil {
