@@ -175,7 +175,21 @@ func generate(s *Spec) string {
 		fmt.Fprintf(&b, " (rank %d)", s.Rank)
 	}
 	fmt.Fprintf(&b, ", %s indices.\n", idx)
-	b.WriteString("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n\n")
+	// Only the headers the dtypes need: NVRTC parses them on every compile.
+	f16, bf16 := false, false
+	for _, ds := range [][]ops.DType{s.InDTypes, s.OutDTypes, s.stepType} {
+		for _, d := range ds {
+			f16 = f16 || d == ops.Float16
+			bf16 = bf16 || d == ops.BFloat16
+		}
+	}
+	if f16 {
+		b.WriteString("#include <cuda_fp16.h>\n")
+	}
+	if bf16 {
+		b.WriteString("#include <cuda_bf16.h>\n")
+	}
+	b.WriteString("\n")
 	for _, f := range c.funcs {
 		fmt.Fprintf(&b, "// DeviceFunc %s\n%s\n\n", f.Name, strings.TrimSpace(f.Source))
 	}

@@ -24,6 +24,22 @@ const cpuChunk = 2048
 // on the calling goroutine.
 const cpuMinParallel = 1 << 15
 
+// valsPool keeps the CPU path's per-step chunk buffers between calls.
+var valsPool sync.Pool // *[][]float64
+
+func getVals(n int) [][]float64 {
+	var vals [][]float64
+	if p, ok := valsPool.Get().(*[][]float64); ok {
+		vals = *p
+	}
+	for len(vals) < n {
+		vals = append(vals, make([]float64, cpuChunk))
+	}
+	return vals[:n]
+}
+
+func putVals(vals [][]float64) { valsPool.Put(&vals) }
+
 func r32(x float64) float64 { return float64(float32(x)) }
 
 // reader returns the element reader of a CPU tensor: the value of storage
@@ -114,10 +130,8 @@ func runCPU(l *Launch) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			vals := make([][]float64, len(c.steps))
-			for i := range vals {
-				vals[i] = make([]float64, cpuChunk)
-			}
+			vals := getVals(len(c.steps))
+			defer putVals(vals)
 			for {
 				mu.Lock()
 				ch := next
@@ -159,7 +173,8 @@ func evalChunk(l *Launch, rd []func(int) float64, base []int, wr []func(int, flo
 	s := l.Spec
 	c := s.Chain
 	n := hi - lo
-	off := make([]int, n)
+	var offBuf [cpuChunk]int
+	off := offBuf[:n]
 	for i, st := range c.steps {
 		v := vals[i][:n]
 		f32 := !s.compute64(i)
