@@ -257,3 +257,53 @@ func TestCompileError(t *testing.T) {
 		t.Errorf("stats %+v: no load counted", st)
 	}
 }
+
+// TestAgainstUnfusedOps compares the 20-op chain with the same 20 ops
+// (ops.AddScalar and ops.Scale) on the CPU and the GPU, in every dtype: the
+// ops round after each op where the chain rounds once, so they agree within
+// the dtype's tolerance, not bit for bit.
+func TestAgainstUnfusedOps(t *testing.T) {
+	devs := []ops.Device{ops.CPU}
+	if ok, _ := cuda.Available(); ok {
+		devs = append(devs, ops.CUDA(0))
+	}
+	c := fusetest.Chain20()
+	for _, dev := range devs {
+		for _, d := range fusetest.AllDTypes {
+			data := make([]float64, 1000)
+			for i := range data {
+				data[i] = float64(i)/100 - 5
+			}
+			x, _, err := fusetest.Input(ctx, data, []int{10, 100}, d, "transposed", dev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Call1(ctx, []*ops.Tensor{x})
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := x
+			for i := range 20 {
+				if i%2 == 0 {
+					y, err = ops.AddScalar(ctx, y, 0.25)
+				} else {
+					y, err = ops.Scale(ctx, y, 0.5)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			g, _ := got.Float64s()
+			w, _ := y.Float64s()
+			tol := fusetest.Tolerance(d)
+			if d != ops.Float64 {
+				tol *= 4 // the ops' roundings after each op
+			}
+			for i := range w {
+				if math.Abs(g[i]-w[i]) > tol*(1+math.Abs(w[i])) {
+					t.Fatalf("%v on %v, element %d: fused %v, unfused %v", d, dev, i, g[i], w[i])
+				}
+			}
+		}
+	}
+}
