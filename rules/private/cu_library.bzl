@@ -33,20 +33,31 @@ def _repo_relative(f):
         return f.short_path[len("../"):].partition("/")[2]
     return f.short_path
 
+# The C++ dialect of host C++ sources when nothing chooses one: nvcc's default (CUDA 12 and 13), which
+# the CUDA and CCCL headers expect (Thrust requires C++17), where a C++ toolchain's own default may
+# be older (Bazel 7's Unix toolchain passes -std=c++14).
+_HOST_CXX_STD = "-std=c++17"
+
 def _host_compile(ctx, host, compilation_context, srcs):
     """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects."""
-    _, outputs = cc_common.compile(
-        actions = ctx.actions,
-        name = ctx.label.name,
-        feature_configuration = host.feature_configuration,
-        cc_toolchain = host.cc_toolchain,
-        srcs = srcs,
-        compilation_contexts = [compilation_context],
-        local_defines = ctx.attr.local_defines,
-        user_compile_flags = ctx.attr.host_copts,
-        disallow_nopic_outputs = True,
-    )
-    return outputs.pic_objects
+    chosen = [f for f in ctx.attr.host_copts + ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts if f.startswith("-std=")]
+    objects = []
+    for lang, files in [("c", [s for s in srcs if s.extension == "c"]), ("c++", [s for s in srcs if s.extension != "c"])]:
+        if not files:
+            continue
+        _, outputs = cc_common.compile(
+            actions = ctx.actions,
+            name = ctx.label.name,
+            feature_configuration = host.feature_configuration,
+            cc_toolchain = host.cc_toolchain,
+            srcs = files,
+            compilation_contexts = [compilation_context],
+            local_defines = ctx.attr.local_defines,
+            user_compile_flags = ([] if lang == "c" or chosen else [_HOST_CXX_STD]) + ctx.attr.host_copts,
+            disallow_nopic_outputs = True,
+        )
+        objects.extend(outputs.pic_objects)
+    return objects
 
 def _cu_library_impl(ctx):
     # Textual headers (a .cu that another source #includes) are inputs of the compiles that

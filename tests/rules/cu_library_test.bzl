@@ -180,6 +180,14 @@ def _host_srcs_test_impl(ctx):
         asserts.false(env, [x for x in a.argv if "nvcc" in x or x == "-D__NVCC__"], "a host compile through nvcc: %r" % a.argv)
         for f in ctx.attr.expected_host_flags:
             asserts.true(env, f in a.argv, "expected %r in %r" % (f, a.argv))
+        is_c = [f for f in a.inputs.to_list() if f.extension == "c"]
+        for f in ctx.attr.expected_cxx_flags:
+            # The C++ dialect for C++ sources (last -std wins), none for C.
+            stds = [x for x in a.argv if x.startswith("-std=")]
+            if is_c:
+                asserts.false(env, f in a.argv, "did not expect %r in a C compile: %r" % (f, a.argv))
+            else:
+                asserts.equals(env, f, stds[-1] if stds else None)
     asserts.equals(env, sorted(ctx.attr.host_sources), sorted(compiled))
     return analysistest.end(env)
 
@@ -191,6 +199,7 @@ host_srcs_test = analysistest.make(
         "nvcc_sources": attr.string_list(),
         "host_sources": attr.string_list(),
         "expected_host_flags": attr.string_list(),
+        "expected_cxx_flags": attr.string_list(),
     },
     config_settings = _CUDA_ON,
 )
