@@ -65,7 +65,7 @@ func (l *cudaLang) impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
 	type witness struct{ inc, from string }
 	roots := map[string]witness{}
 	ambiguous := map[string][]string{}
-	ambiguousFrom := map[string]string{}
+	ambiguousFrom := map[string]witness{}
 	for _, from := range sources {
 		src, err := os.ReadFile(filepath.Join(c.RepoRoot, filepath.FromSlash(from)))
 		if err != nil {
@@ -111,7 +111,7 @@ func (l *cudaLang) impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
 			default:
 				if _, ok := ambiguous[p]; !ok {
 					ambiguous[p] = cands
-					ambiguousFrom[p] = from
+					ambiguousFrom[p] = witness{inc: writtenInclude(inc), from: from}
 				}
 			}
 		}
@@ -122,6 +122,17 @@ func (l *cudaLang) impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
 		im.set[d] = true
 	}
 	sort.Strings(im.dirs)
+	// An include that several files end with is found after all when one of them is in an
+	// include directory that other includes imply (<helper_cuda_drvapi.h> in Common/, which
+	// <helper_string.h> makes one), as the compiler's -I would find it.
+	for p, cands := range ambiguous {
+		for _, h := range cands {
+			if im.set[strings.TrimSuffix(h, "/"+p)] {
+				delete(ambiguous, p)
+				break
+			}
+		}
+	}
 	for _, d := range im.dirs {
 		w := roots[d]
 		log.Printf("%s: includes %s, found only as %s: %s is an include directory (as # gazelle:%s %s would make it)", w.from, w.inc, path.Join(d, strings.Trim(w.inc, "<>\"")), d, directiveInclude, d)
@@ -132,7 +143,7 @@ func (l *cudaLang) impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
 	}
 	sort.Strings(names)
 	for _, p := range names {
-		log.Printf("%s: %q is found nowhere the compiler looks, and several files end with it (%s): no include directory inferred; name one with # gazelle:%s DIR", ambiguousFrom[p], p, strings.Join(ambiguous[p], " "), directiveInclude)
+		log.Printf("%s: includes %s, which is found nowhere the compiler looks, and several files end with it (%s): no include directory inferred; name one with # gazelle:%s DIR", ambiguousFrom[p].from, ambiguousFrom[p].inc, strings.Join(ambiguous[p], " "), directiveInclude)
 	}
 }
 

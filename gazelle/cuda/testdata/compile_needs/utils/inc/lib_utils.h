@@ -1,4 +1,5 @@
 #pragma once
 #include <cuda_runtime.h>
+#include <extra_defs.h>
 
-#define CHECK(x) do { if ((x) != cudaSuccess) return 1; } while (0)
+#define CHECK(x) do { if ((x) != cudaSuccess) return EXTRA_FAILURE; } while (0)

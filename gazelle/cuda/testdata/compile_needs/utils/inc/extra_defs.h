@@ -1,0 +1,2 @@
+#pragma once
+#define EXTRA_FAILURE 1
