@@ -10,7 +10,7 @@
 # extended regular expression. CUDA libraries that the binaries NEED (libcublas.so.13, ...) are looked for
 # in $CUDA_LIBS, PyTorch's NVIDIA wheels and /usr/local/cuda/lib64, in that order; each run's output
 # is in $RUN_DIR (default ./out next to this script), one log per check. Each check may run
-# $CHECK_SECONDS (default 60) seconds; after $TOTAL_SECONDS (default 220) the rest are SKIPPED.
+# $CHECK_SECONDS (default 30) seconds; after $TOTAL_SECONDS (default 200) the rest are SKIPPED.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 filter=${1:-}
@@ -34,7 +34,7 @@ while IFS=$'\t' read -r name label file args expect; do
   case "$name $label" in *"$filter"*) ;; *) continue ;; esac
   bin=$run/bin/$file
   log=$run/${file//\//_}.log
-  if [ $(($(date +%s) - began)) -ge "${TOTAL_SECONDS:-220}" ]; then
+  if [ $(($(date +%s) - began)) -ge "${TOTAL_SECONDS:-200}" ]; then
     printf '%-10s %-60s %-6s\n' "$name" "$label" SKIP
     skip=$((skip + 1))
     continue
@@ -43,7 +43,7 @@ while IFS=$'\t' read -r name label file args expect; do
   start=$(date +%s.%N)
   # Each binary runs in its own directory (some write files next to themselves).
   mkdir -p "$run/cwd/${file//\//_}"
-  (cd "$run/cwd/${file//\//_}" && eval "timeout ${CHECK_SECONDS:-60} \"$bin\" $args") >"$log" 2>&1 </dev/null
+  (cd "$run/cwd/${file//\//_}" && eval "timeout ${CHECK_SECONDS:-30} \"$bin\" $args") >"$log" 2>&1 </dev/null
   rc=$?
   secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
   ok=0
