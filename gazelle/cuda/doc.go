@@ -74,7 +74,8 @@
 //   - hdrs: every other header of the directory (.cuh and cc_library's header extensions: .h, .hh,
 //     .hpp, .hxx, .inc, .inl, .ipp, .tcc, ...): all of them are
 //     public, includable by other packages. Move one to srcs by hand to make it private.
-//   - textual_hdrs: the .cu files that a source of the repository includes (#include "train.cu",
+//   - textual_hdrs: the source files (.cu, .c, .cpp, ...) that a source of the repository includes
+//     (#include "train.cu",
 //     from this directory or another package; includes under conditions that a compile with the
 //     compiler's macros skips do not count): they compile only inside their includer, so they
 //     leave srcs; one that defines main() is a program of its own too (see Programs).

@@ -13,11 +13,11 @@ import (
 	gzwalk "github.com/bazelbuild/bazel-gazelle/walk"
 )
 
-// includedCu returns the workspace-relative paths of the repository's .cu files that a source of
-// the repository #includes (#include "train.cu"): textual headers, not sources compiled on their
-// own. The repository is read once per run, through Gazelle's walk (excluded directories are
-// skipped); the includes count where a compile with the compiler's macros reaches them (see
-// preprocessor), with the include directories of cc.
+// includedCu returns the workspace-relative paths of the repository's source files (.cu, .c, .cc,
+// .cpp, .cxx) that a source of the repository #includes (#include "train.cu", "train_gpt2.c"):
+// textual headers, not sources compiled on their own. The repository is read once per run,
+// through Gazelle's walk (excluded directories are skipped); the includes count where a compile
+// with the compiler's macros reaches them (see preprocessor), with the include directories of cc.
 func (l *cudaLang) includedCu(c *config.Config, cc *cudaConfig) map[string]bool {
 	if l.cuIncluded != nil && l.cuIncludedRoot == c.RepoRoot {
 		return l.cuIncluded
@@ -32,12 +32,12 @@ func (l *cudaLang) includedCu(c *config.Config, cc *cudaConfig) map[string]bool 
 			}
 			p := path.Join(rel, f)
 			src, err := os.ReadFile(filepath.Join(c.RepoRoot, filepath.FromSlash(p)))
-			if err != nil || !bytes.Contains(src, []byte(".cu\"")) && !bytes.Contains(src, []byte(".cu>")) {
+			if err != nil || !includesSource(src) {
 				continue
 			}
 			pp.seed(p, src)
 			pp.unit(cc, p, nil, nil, func(r reached) {
-				if path.Ext(r.inc.Path) != ".cu" {
+				if ext := path.Ext(r.inc.Path); !cudaSourceExts[ext] && !hostSourceExts[ext] {
 					return
 				}
 				if target, ok := pp.locate(cc, r.from, r.inc); ok {
@@ -46,7 +46,7 @@ func (l *cudaLang) includedCu(c *config.Config, cc *cudaConfig) map[string]bool 
 			})
 		}
 	}); err != nil {
-		log.Printf("%s: .cu files included by other packages' sources are not known (%v): only includes from their own directory make them textual_hdrs", c.RepoRoot, err)
+		log.Printf("%s: source files included by other packages' sources are not known (%v): only includes from their own directory make them textual_hdrs", c.RepoRoot, err)
 	}
 	l.cuIncluded, l.cuIncludedRoot = found, c.RepoRoot
 	return found
@@ -85,22 +85,42 @@ func scanRepository(visit func(rel string, files []string)) (err error) {
 	return nil
 }
 
-// splitTextual moves the .cu files of the directory that a source includes (a source of the
+// splitTextual moves the source files of the directory that a source includes (a source of the
 // directory, or of another package: see includedCu) from the sources that the directory's rules
 // compile to textualSrcs, the textual_hdrs of its library. One that defines main() stays a source
 // too: it is a program of its own that other programs include.
 func (g *generator) splitTextual(included map[string]bool) {
-	var kept []string
-	for _, f := range g.cuSrcs {
-		if !included[path.Join(g.args.Rel, f)] {
-			kept = append(kept, f)
-			continue
+	split := func(srcs []string) []string {
+		var kept []string
+		for _, f := range srcs {
+			if !included[path.Join(g.args.Rel, f)] {
+				kept = append(kept, f)
+				continue
+			}
+			g.textualSrcs = append(g.textualSrcs, f)
+			if src, ok := g.read(f); ok && ScanSource(src).DefinesMain {
+				kept = append(kept, f)
+			}
 		}
-		g.textualSrcs = append(g.textualSrcs, f)
-		if src, ok := g.read(f); ok && ScanSource(src).DefinesMain {
-			kept = append(kept, f)
+		return kept
+	}
+	g.cuSrcs = split(g.cuSrcs)
+	g.hostSrcs = split(g.hostSrcs)
+	sort.Strings(g.textualSrcs)
+}
+
+// includesSource reports whether src may #include a source file (a .cu, .c, .cc, .cpp or .cxx):
+// whether one of those extensions ends a quoted or angle include's name.
+func includesSource(src []byte) bool {
+	for ext := range cudaSourceExts {
+		if bytes.Contains(src, []byte(ext+"\"")) || bytes.Contains(src, []byte(ext+">")) {
+			return true
 		}
 	}
-	g.cuSrcs = kept
-	sort.Strings(g.textualSrcs)
+	for ext := range hostSourceExts {
+		if bytes.Contains(src, []byte(ext+"\"")) || bytes.Contains(src, []byte(ext+">")) {
+			return true
+		}
+	}
+	return false
 }
