@@ -218,6 +218,17 @@ type Backend interface {
 	Synchronize(ctx context.Context, d Device) error
 }
 
+// PeerCopier is implemented by a Backend that copies between two of its
+// devices without staging through host memory (ops/cuda: peer copies
+// between GPUs). Tensor.To uses it for a copy between two devices of the
+// backend; without it such copies go through host memory.
+type PeerCopier interface {
+	// CopyPeer copies n elements from src[srcOff:] to dst[dstOff:] (storages
+	// of two devices of the backend, same dtype), queued with dst's work
+	// after the work queued so far on src's, and before src's later work.
+	CopyPeer(dst Storage, dstOff int, src Storage, srcOff, n int) error
+}
+
 var backends = struct {
 	mu sync.RWMutex
 	m  [numDeviceTypes]Backend

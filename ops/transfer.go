@@ -67,10 +67,12 @@ func copyTensor(ctx context.Context, op string, t *Tensor, record bool) (*Tensor
 }
 
 // To returns a copy of t on device dev (t itself if it is already there).
-// The copy goes through the backends' host copies; device-to-device copies
-// are staged through host memory. A copy to a device is allocated for ctx
-// (with ops/cuda, on the context's stream), a copy from a device runs after
-// the work queued on t's stream.
+// The copy goes through the backends' host copies; a copy between two
+// devices of one backend that implements PeerCopier (ops/cuda: two GPUs)
+// goes directly, others are staged through host memory. A copy to a device
+// is allocated for ctx (with ops/cuda, on the context's stream, where a
+// peer copy also runs), a copy from a device runs after the work queued on
+// t's stream.
 func (t *Tensor) To(ctx context.Context, dev Device) (*Tensor, error) {
 	const op = "To"
 	if err := checkCtx(op, ctx); err != nil {
@@ -111,6 +113,8 @@ func (t *Tensor) To(ctx context.Context, dev Device) (*Tensor, error) {
 		err = dstB.CopyFromHost(dstSt, 0, srcSt.(*CPUStorage), off, n)
 	case dev.Type == DeviceCPU:
 		err = srcB.CopyToHost(dstSt.(*CPUStorage), 0, srcSt, off, n)
+	case srcB == dstB && isPeerCopier(srcB):
+		err = srcB.(PeerCopier).CopyPeer(dstSt, 0, srcSt, off, n)
 	default:
 		tmp := newCPUStorage(t.dtype, n)
 		if err = srcB.CopyToHost(tmp, 0, srcSt, off, n); err == nil {
@@ -209,4 +213,9 @@ func (t *Tensor) Item() (float64, error) {
 		return 0, err
 	}
 	return v[0], nil
+}
+
+func isPeerCopier(b Backend) bool {
+	_, ok := b.(PeerCopier)
+	return ok
 }

@@ -154,3 +154,57 @@ func (backend) Synchronize(ctx context.Context, d ops.Device) error {
 	}
 	return err
 }
+
+// CopyPeer implements ops.PeerCopier: a copy between the memories of two
+// GPUs with cudaMemcpyPeerAsync, queued on dst's stream (the stream of the
+// context of the To that allocated it) after the work queued so far on
+// src's stream, which then waits for the copy before its later work (so
+// the source is neither overwritten nor freed before it is read); the
+// caller does not wait. Peer access between the two devices is enabled the
+// first time they are copied between; where the hardware cannot access
+// peer memory (PeerAccess reports false), CUDA stages the copy through host
+// memory.
+func (backend) CopyPeer(dst ops.Storage, dstOff int, src ops.Storage, srcOff, n int) error {
+	d, err := deviceSpan(dst, dstOff, n)
+	if err != nil {
+		return err
+	}
+	s, err := deviceSpan(src, srcOff, n)
+	if err != nil || n == 0 {
+		return err
+	}
+	if d.dtype != s.dtype {
+		return fmt.Errorf("cuda: peer copy from %v to %v storage: %w", s.dtype, d.dtype, ops.ErrDType)
+	}
+	ds, ss := d.stream.effective(), s.stream.effective()
+	for _, st := range []*Stream{ds, ss} {
+		if g := st.capturing(); g != nil {
+			err := fmt.Errorf("cuda: a copy from cuda:%d to cuda:%d while %v is being captured: %w", s.device, d.device, st, ErrNotCapturable)
+			g.fail(err)
+			return err
+		}
+	}
+	bytes := n * d.dtype.Size()
+	if code := C.opscuda_copy_peer(C.int(d.device), ds.touch(), d.at(dstOff), C.int(s.device), ss.touch(), s.at(srcOff), C.ulonglong(bytes)); code != 0 {
+		return check(fmt.Sprintf("copying %d bytes from cuda:%d to cuda:%d", bytes, s.device, d.device), code)
+	}
+	return nil
+}
+
+// PeerAccess enables access from GPU device to the memory of GPU peer, if
+// the hardware allows it, and reports whether it is on. To between the two
+// devices calls it itself; a false result means their copies are staged
+// through host memory by CUDA (slower, but correct). A device is its own
+// peer.
+func PeerAccess(device, peer int) (bool, error) {
+	for _, n := range []int{device, peer} {
+		if err := checkDevice(ops.CUDA(n)); err != nil {
+			return false, err
+		}
+	}
+	var direct C.int
+	if code := C.opscuda_peer_access(C.int(device), C.int(peer), &direct); code != 0 {
+		return false, check(fmt.Sprintf("enabling peer access from cuda:%d to cuda:%d", device, peer), code)
+	}
+	return direct != 0, nil
+}

@@ -157,6 +157,10 @@ func (s *Stream) effective() *Stream {
 	return s
 }
 
+// Capturing reports whether the work queued on s is being captured into a
+// CUDA graph (Capture) rather than run.
+func (s *Stream) Capturing() bool { return s.effective().capturing() != nil }
+
 // capturing returns the graph being captured on s, or nil.
 func (s *Stream) capturing() *Graph { return s.graph.Load() }
 

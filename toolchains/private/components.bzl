@@ -103,6 +103,7 @@ LIBRARIES = {
     "npps": _lib("npp", shared = ["libnpps.so*"], deps = ["nppc"]),
     "cudnn": _lib("cudnn", shared = ["libcudnn*.so*"]),
     "nccl": _lib("nccl", shared = ["libnccl.so*"]),
+    "nccl_headers": _lib("nccl", target = "headers", doc = "NCCL headers only, for code that loads the library at run time (dlopen)"),
     "nccl_static": _lib("nccl", static = ["libnccl_static.a"], linkopts = _STATIC_SYSTEM),
 }
 

@@ -39,6 +39,7 @@ def cuda_local_targets(
     )
     cc_library(name = "nvtx", deps = [":cuda_headers"])
     cc_library(name = "cublas_headers", deps = [":cuda_headers"])
+    cc_library(name = "nccl_headers", deps = [":cuda_headers"])
     cc_library(
         name = "cccl",
         # CUDA 13 keeps Thrust/CUB/libcu++ under include/cccl.

@@ -97,6 +97,16 @@ typedef unsigned long long opscuda_graph;
   /* returns at once. */                                                                      \
   X(copy_async, (int device, opscuda_stream stream, opscuda_dptr dev, void* host,            \
                  unsigned long long bytes, int to_device))                                    \
+  /* Peer access from device to peer's memory: enables it (once per ordered pair, when the */ \
+  /* hardware allows it) and stores 1 in *direct if it is on, else 0. */                      \
+  X(peer_access, (int device, int peer, int* direct))                                         \
+  /* Queues a copy of bytes from src on src_device to dst on dst_device on dst_stream (a */     \
+  /* stream of dst_device) with cudaMemcpyPeerAsync: dst_stream first waits for the work */    \
+  /* queued on src_stream (of src_device) so far, and src_stream then waits for the copy, so */ \
+  /* the source is not reused before it is read. Peer access is enabled both ways where it */  \
+  /* can be; otherwise CUDA stages the copy through host memory. */                          \
+  X(copy_peer, (int dst_device, opscuda_stream dst_stream, opscuda_dptr dst, int src_device,   \
+                opscuda_stream src_stream, opscuda_dptr src, unsigned long long bytes))        \
   /* Pinned (page-locked) host memory. */                                                     \
   X(host_alloc, (unsigned long long bytes, void** ptr))                                       \
   X(host_free, (void* ptr))                                                                   \

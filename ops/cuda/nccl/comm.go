@@ -1,0 +1,394 @@
+package nccl
+
+// #include <stdlib.h>
+// #include "ops/cuda/nccl/csrc/opsnccl.h"
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+)
+
+// Comm is one rank of an NCCL communicator: the rank's GPU, its index and
+// the number of ranks. Its methods are safe for concurrent use, but NCCL
+// requires every rank to issue the same collectives in the same order, so
+// one goroutine normally drives one Comm.
+//
+// Communicators are non-blocking (ncclConfig_t.blocking = 0): no NCCL call
+// blocks the calling thread, and a call that NCCL reports in progress is
+// polled until it completes or its context is done. A context that is done
+// before the call, or the device work it queued, has completed aborts the
+// communicator (ncclCommAbort), which stops its kernels on the GPU; the
+// communicator is then unusable and every later call returns an error
+// wrapping ErrAborted. NCCL's asynchronous errors (a peer that failed, a
+// network error) abort it the same way and are returned by the next call.
+type Comm struct {
+	device, rank, size int
+
+	mu    sync.RWMutex // held for writing by abort and Close, for reading by NCCL calls
+	h     C.opsnccl_comm
+	state error // why the communicator cannot be used (nil while it can)
+}
+
+// Device returns the GPU of this rank.
+func (c *Comm) Device() ops.Device { return ops.CUDA(c.device) }
+
+// Rank returns this rank's index, in [0, Size()).
+func (c *Comm) Rank() int { return c.rank }
+
+// Size returns the number of ranks.
+func (c *Comm) Size() int { return c.size }
+
+func (c *Comm) String() string {
+	return fmt.Sprintf("nccl rank %d of %d on cuda:%d", c.rank, c.size, c.device)
+}
+
+// NewComms creates a communicator of len(devices) ranks in this process:
+// rank i runs on GPU devices[i] (each GPU at most once). Drive each rank
+// from its own goroutine, or issue the ranks' calls together in a Group
+// from one goroutine. If ctx is done before every rank is ready, the
+// ranks are aborted and the error wraps ctx.Err().
+func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("nccl: NewComms: context is nil (use context.Background()): %w", ops.ErrArg)
+	}
+	if len(devices) == 0 {
+		return nil, fmt.Errorf("nccl: NewComms: no devices: %w", ops.ErrArg)
+	}
+	seen := map[int]bool{}
+	for _, d := range devices {
+		if err := checkDevice("NewComms", d); err != nil {
+			return nil, err
+		}
+		if seen[d] {
+			return nil, fmt.Errorf("nccl: NewComms: cuda:%d is listed twice in %v (NCCL takes one rank per GPU): %w", d, devices, ops.ErrArg)
+		}
+		seen[d] = true
+	}
+	id, err := NewUniqueID()
+	if err != nil {
+		return nil, err
+	}
+	ranks := make([]int, len(devices))
+	for i := range ranks {
+		ranks[i] = i
+	}
+	return initComms(ctx, "NewComms", devices, ranks, len(devices), id)
+}
+
+// NewComm creates this process's rank of a communicator of size ranks
+// spread over processes (or goroutines): every rank passes the same
+// UniqueID (made by one of them with NewUniqueID and handed to the others:
+// see Rendezvous, ReadIDFile and ParseUniqueID) and its own rank, and
+// device is its GPU. The call returns when all size ranks have joined; if
+// ctx is done first, the rank is aborted and the error wraps ctx.Err().
+func NewComm(ctx context.Context, device int, id UniqueID, rank, size int) (*Comm, error) {
+	if ctx == nil {
+		return nil, fmt.Errorf("nccl: NewComm: context is nil (use context.Background()): %w", ops.ErrArg)
+	}
+	if size < 1 || rank < 0 || rank >= size {
+		return nil, fmt.Errorf("nccl: NewComm: rank %d of %d: want 0 <= rank < size: %w", rank, size, ops.ErrArg)
+	}
+	if err := checkDevice("NewComm", device); err != nil {
+		return nil, err
+	}
+	cs, err := initComms(ctx, "NewComm", []int{device}, []int{rank}, size, id)
+	if err != nil {
+		return nil, err
+	}
+	return cs[0], nil
+}
+
+func checkDevice(op string, d int) error {
+	n, err := cuda.DeviceCount()
+	if err != nil {
+		return fmt.Errorf("nccl: %s: %w", op, err)
+	}
+	if d < 0 || d >= n {
+		return fmt.Errorf("nccl: %s: cuda:%d does not exist (%d device(s)): %w", op, d, n, cuda.ErrNoDevice)
+	}
+	return nil
+}
+
+func initComms(ctx context.Context, op string, devices, ranks []int, size int, id UniqueID) ([]*Comm, error) {
+	n := len(devices)
+	cdev := (*C.int)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.int(0)))))
+	defer C.free(unsafe.Pointer(cdev))
+	crank := (*C.int)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.int(0)))))
+	defer C.free(unsafe.Pointer(crank))
+	chs := (*C.opsnccl_comm)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.opsnccl_comm(0)))))
+	defer C.free(unsafe.Pointer(chs))
+	cid := C.CBytes(id[:])
+	defer C.free(cid)
+	devs, rs, hs := unsafe.Slice(cdev, n), unsafe.Slice(crank, n), unsafe.Slice(chs, n)
+	for i := range devices {
+		devs[i], rs[i] = C.int(devices[i]), C.int(ranks[i])
+	}
+	code := C.opsnccl_init(C.int(n), cdev, crank, C.int(size), (*C.char)(cid), chs)
+	if code != resSuccess && code != resInProgress {
+		return nil, check(fmt.Sprintf("%s: creating ranks %v of %d on cuda:%v", op, ranks, size, devices), code, 0)
+	}
+	comms := make([]*Comm, n)
+	for i := range comms {
+		comms[i] = &Comm{device: devices[i], rank: ranks[i], size: size, h: hs[i]}
+	}
+	for _, c := range comms {
+		if err := c.ready(ctx, op); err != nil {
+			for _, o := range comms {
+				o.abort(err)
+			}
+			return nil, err
+		}
+	}
+	return comms, nil
+}
+
+// usable returns the handle, or the error that says why there is none.
+// The caller holds c.mu for reading.
+func (c *Comm) usable(op string) (C.opsnccl_comm, error) {
+	if c == nil {
+		return 0, fmt.Errorf("nccl: %s: communicator is nil: %w", op, ops.ErrNil)
+	}
+	if c.state != nil {
+		return 0, fmt.Errorf("nccl: %s on %v: %w", op, c, c.state)
+	}
+	return c.h, nil
+}
+
+// status returns NCCL's asynchronous state of the communicator: nil when
+// ready, errInProgress while an operation is in progress, the error that
+// made it unusable otherwise (after aborting it).
+func (c *Comm) status(op string) error {
+	c.mu.RLock()
+	h, err := c.usable(op)
+	if err != nil {
+		c.mu.RUnlock()
+		return err
+	}
+	var state C.int
+	code := C.opsnccl_status(h, &state)
+	if code == resSuccess && state == resInProgress {
+		c.mu.RUnlock()
+		return errInProgress
+	}
+	if code == resSuccess {
+		code = state
+	}
+	err = check(fmt.Sprintf("%s on %v", op, c), code, h)
+	c.mu.RUnlock()
+	if err != nil {
+		c.abort(err)
+		return fmt.Errorf("%w: %w", err, ErrAborted)
+	}
+	return nil
+}
+
+var errInProgress = errors.New("nccl: in progress")
+
+// ready polls until the communicator's pending operation has completed.
+// When ctx is done first it aborts the communicator and returns an error
+// wrapping ctx.Err() and ErrAborted.
+func (c *Comm) ready(ctx context.Context, op string) error {
+	for wait := time.Duration(0); ; {
+		err := c.status(op)
+		if err != errInProgress {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return c.cancel(op, err)
+		}
+		wait = pause(wait)
+	}
+}
+
+// cancel aborts the communicator because ctx ended with cause.
+func (c *Comm) cancel(op string, cause error) error {
+	err := fmt.Errorf("nccl: %s on %v: the context ended before NCCL finished (%w), so the communicator was aborted: %w", op, c, cause, ErrAborted)
+	c.abort(err)
+	return err
+}
+
+// pause waits a little, longer the longer it has been waiting: spinning
+// first (NCCL operations often finish in microseconds), then sleeping up to
+// a millisecond.
+func pause(waited time.Duration) time.Duration {
+	switch {
+	case waited < 50*time.Microsecond:
+		runtime.Gosched()
+		return waited + time.Microsecond
+	case waited < time.Millisecond:
+		time.Sleep(20 * time.Microsecond)
+		return waited + 20*time.Microsecond
+	}
+	time.Sleep(time.Millisecond)
+	return waited + time.Millisecond
+}
+
+// abort aborts the communicator (once) and records why.
+func (c *Comm) abort(why error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.h == 0 {
+		return
+	}
+	C.opsnccl_abort(c.h)
+	c.h = 0
+	if errors.Is(why, ErrAborted) {
+		c.state = why
+	} else {
+		c.state = fmt.Errorf("%w: %w", why, ErrAborted)
+	}
+}
+
+// Abort aborts the communicator at once (ncclCommAbort): its kernels on
+// the GPU stop, calls in progress on it return, and every later call
+// returns an error wrapping ErrAborted. The other ranks' calls that wait
+// for this one fail or hang until their own contexts end. Aborting an
+// aborted or closed communicator does nothing.
+func (c *Comm) Abort() {
+	c.abort(fmt.Errorf("nccl: %v aborted by Abort: %w", c, ErrAborted))
+}
+
+// Err returns nil while the communicator can be used, else why not (an
+// error wrapping ErrAborted or ErrClosed). It also checks NCCL's
+// asynchronous error state, and aborts the communicator on an error.
+func (c *Comm) Err() error {
+	err := c.status("Err")
+	if err == errInProgress {
+		return nil
+	}
+	return err
+}
+
+// Close waits for the communicator's outstanding work (ncclCommFinalize)
+// and frees it (ncclCommDestroy). When ctx is done first (another rank
+// does not finish its part), it aborts the communicator instead and
+// returns an error wrapping ctx.Err(). Closing an aborted communicator
+// frees nothing more and returns nil.
+func (c *Comm) Close(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("nccl: Close: context is nil (use context.Background()): %w", ops.ErrArg)
+	}
+	c.mu.RLock()
+	h, err := c.usable("Close")
+	if err != nil {
+		c.mu.RUnlock()
+		if errors.Is(err, ErrClosed) || errors.Is(err, ErrAborted) {
+			return nil
+		}
+		return err
+	}
+	code := C.opsnccl_finalize(h)
+	c.mu.RUnlock()
+	if code != resSuccess && code != resInProgress {
+		err := check(fmt.Sprintf("finalizing %v", c), code, h)
+		c.abort(err)
+		return err
+	}
+	if err := c.ready(ctx, "Close"); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.h == 0 {
+		return nil
+	}
+	code = C.opsnccl_destroy(c.h)
+	c.h = 0
+	c.state = fmt.Errorf("nccl: %v: %w", c, ErrClosed)
+	return check(fmt.Sprintf("destroying %v", c), code, 0)
+}
+
+// Synchronize waits until the work queued so far on the stream ctx
+// chooses for the communicator's GPU (cuda.StreamFrom) has completed,
+// checking NCCL's asynchronous errors meanwhile. When ctx is done first
+// (a rank that does not take part in a collective makes the others wait
+// forever), it aborts the communicator, so that its kernels stop, and
+// returns an error wrapping ctx.Err() and ErrAborted.
+func (c *Comm) Synchronize(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("nccl: Synchronize: context is nil (use context.Background()): %w", ops.ErrArg)
+	}
+	s := cuda.StreamFrom(ctx, c.device)
+	if s.Capturing() {
+		return fmt.Errorf("nccl: Synchronize on %v while %v is being captured: %w", c, s, cuda.ErrNotCapturable)
+	}
+	e, err := cuda.NewEvent(c.device, false)
+	if err != nil {
+		return fmt.Errorf("nccl: Synchronize on %v: %w", c, err)
+	}
+	defer e.Close()
+	if err := e.Record(s); err != nil {
+		return fmt.Errorf("nccl: Synchronize on %v: %w", c, err)
+	}
+	return c.await(ctx, "Synchronize", e)
+}
+
+// await polls until e has completed, the communicator reports an error, or
+// ctx is done (then it aborts the communicator).
+func (c *Comm) await(ctx context.Context, op string, e *cuda.Event) error {
+	for wait := time.Duration(0); ; {
+		done, err := e.Done()
+		if err != nil {
+			return fmt.Errorf("nccl: %s on %v: %w", op, c, err)
+		}
+		if err := c.status(op); err != nil && err != errInProgress {
+			return err
+		}
+		if done {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return c.cancel(op, err)
+		}
+		wait = pause(wait)
+	}
+}
+
+// watch aborts the communicator if ctx is done before the work queued so
+// far on s has completed, or NCCL reports an error meanwhile; it returns at
+// once and watches from a goroutine. A context that is never done needs no
+// watch.
+func (c *Comm) watch(ctx context.Context, s *cuda.Stream, op string) error {
+	if ctx.Done() == nil || s.Capturing() {
+		return nil
+	}
+	e, err := cuda.NewEvent(c.device, false)
+	if err != nil {
+		return fmt.Errorf("nccl: %s on %v: %w", op, c, err)
+	}
+	if err := e.Record(s); err != nil {
+		e.Close()
+		return fmt.Errorf("nccl: %s on %v: %w", op, c, err)
+	}
+	go func() {
+		defer e.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				if done, err := e.Done(); err == nil && done {
+					return
+				}
+				c.cancel(op, ctx.Err())
+				return
+			case <-time.After(time.Millisecond):
+			}
+			done, err := e.Done()
+			if err != nil || done {
+				return
+			}
+			if err := c.status(op); err != nil && err != errInProgress {
+				return // aborted; the next call reports why
+			}
+		}
+	}()
+	return nil
+}

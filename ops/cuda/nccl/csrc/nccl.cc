@@ -1,0 +1,378 @@
+// Loads libnccl.so.2 with dlopen on first use and issues NCCL calls for package ops/cuda/nccl
+// (see opsnccl.h). Built without NCCL's headers (a local toolkit that lacks nccl.h), every call
+// reports that NCCL is missing from the build.
+#include "ops/cuda/nccl/csrc/opsnccl.h"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#if __has_include(<nccl.h>)
+#include <nccl.h>
+#define OPSNCCL_HAVE_HEADERS 1
+#else
+#define OPSNCCL_HAVE_HEADERS 0
+#endif
+
+namespace {
+
+// The environment variable that names the library file to load, instead of searching.
+constexpr const char* kEnv = "RULES_CUDA_GO_NCCL";
+
+std::once_flag g_once;
+bool g_loaded = false;
+std::string g_error;
+std::string g_path;
+int g_version = 0;
+
+#if OPSNCCL_HAVE_HEADERS
+
+struct Nccl {
+  decltype(&ncclGetVersion) get_version;
+  decltype(&ncclGetUniqueId) get_unique_id;
+  decltype(&ncclCommInitRankConfig) init_rank_config;
+  decltype(&ncclCommGetAsyncError) async_error;
+  decltype(&ncclCommFinalize) finalize;
+  decltype(&ncclCommDestroy) destroy;
+  decltype(&ncclCommAbort) abort;
+  decltype(&ncclGetErrorString) error_string;
+  decltype(&ncclGetLastError) last_error;
+  decltype(&ncclGroupStart) group_start;
+  decltype(&ncclGroupEnd) group_end;
+  decltype(&ncclAllReduce) all_reduce;
+  decltype(&ncclBroadcast) broadcast;
+  decltype(&ncclReduce) reduce;
+  decltype(&ncclAllGather) all_gather;
+  decltype(&ncclReduceScatter) reduce_scatter;
+  decltype(&ncclSend) send;
+  decltype(&ncclRecv) recv;
+};
+Nccl g_nccl;
+
+// The soname of the major version whose header this file was compiled with.
+std::string soname() { return "libnccl.so." + std::to_string(NCCL_MAJOR); }
+
+bool resolve(void* h, const std::string& file) {
+  struct Sym {
+    const char* name;
+    void** slot;
+  };
+#define OPSNCCL_SYM(field, name) {name, reinterpret_cast<void**>(&g_nccl.field)}
+  const Sym syms[] = {
+      OPSNCCL_SYM(get_version, "ncclGetVersion"),
+      OPSNCCL_SYM(get_unique_id, "ncclGetUniqueId"),
+      OPSNCCL_SYM(init_rank_config, "ncclCommInitRankConfig"),
+      OPSNCCL_SYM(async_error, "ncclCommGetAsyncError"),
+      OPSNCCL_SYM(finalize, "ncclCommFinalize"),
+      OPSNCCL_SYM(destroy, "ncclCommDestroy"),
+      OPSNCCL_SYM(abort, "ncclCommAbort"),
+      OPSNCCL_SYM(error_string, "ncclGetErrorString"),
+      OPSNCCL_SYM(last_error, "ncclGetLastError"),
+      OPSNCCL_SYM(group_start, "ncclGroupStart"),
+      OPSNCCL_SYM(group_end, "ncclGroupEnd"),
+      OPSNCCL_SYM(all_reduce, "ncclAllReduce"),
+      OPSNCCL_SYM(broadcast, "ncclBroadcast"),
+      OPSNCCL_SYM(reduce, "ncclReduce"),
+      OPSNCCL_SYM(all_gather, "ncclAllGather"),
+      OPSNCCL_SYM(reduce_scatter, "ncclReduceScatter"),
+      OPSNCCL_SYM(send, "ncclSend"),
+      OPSNCCL_SYM(recv, "ncclRecv"),
+  };
+#undef OPSNCCL_SYM
+  for (const Sym& s : syms) {
+    *s.slot = dlsym(h, s.name);
+    if (*s.slot == nullptr) {
+      g_error = file + " lacks " + s.name + ": not an NCCL " + std::to_string(NCCL_MAJOR) +
+                ".x new enough for this build (NCCL " + std::to_string(NCCL_MAJOR) + "." +
+                std::to_string(NCCL_MINOR) + " headers)";
+      return false;
+    }
+  }
+  return true;
+}
+
+void load() {
+  std::vector<std::string> candidates;
+  const char* env = std::getenv(kEnv);
+  const bool from_env = env != nullptr && *env != '\0';
+  if (from_env) {
+    candidates.push_back(env);
+  } else {
+    candidates.push_back(soname());
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+      const char* dir = std::getenv(var);
+      if (dir != nullptr && *dir != '\0') candidates.push_back(std::string(dir) + "/lib64/" + soname());
+    }
+    candidates.push_back("/usr/local/cuda/lib64/" + soname());
+  }
+  std::string tried;
+  for (const std::string& path : candidates) {
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) {
+      const char* why = dlerror();
+      tried += "\n  " + path + ": " + (why != nullptr ? why : "not found");
+      continue;
+    }
+    std::string file = path;
+    struct link_map* lm = nullptr;
+    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != nullptr && lm->l_name != nullptr &&
+        lm->l_name[0] != '\0') {
+      file = lm->l_name;
+    }
+    if (!resolve(h, file)) return;
+    int version = 0;
+    if (g_nccl.get_version(&version) != ncclSuccess || version / 10000 != NCCL_MAJOR) {
+      g_error = file + " is NCCL " + std::to_string(version) + ", this build needs major version " +
+                std::to_string(NCCL_MAJOR);
+      return;
+    }
+    g_version = version;
+    g_path = file;
+    g_loaded = true;
+    return;
+  }
+  g_error = "cannot load NCCL (" + soname() + "), needed by ops/cuda/nccl; tried:" + tried + "\n" +
+            (from_env ? std::string("(from ") + kEnv + "; unset it to search the usual places)"
+                      : std::string("install NCCL ") + std::to_string(NCCL_MAJOR) +
+                            " (the nvidia-nccl-cu13 wheel, PyTorch's site-packages/nvidia/nccl/lib, "
+                            "or a system package), add its lib directory to LD_LIBRARY_PATH, or "
+                            "set " + kEnv + " to the library file");
+}
+
+bool loaded() {
+  std::call_once(g_once, load);
+  return g_loaded;
+}
+
+struct Comm {
+  ncclComm_t c;
+  int device;
+};
+
+Comm* comm_of(opsnccl_comm h) { return reinterpret_cast<Comm*>(static_cast<uintptr_t>(h)); }
+
+int cuda(cudaError_t err) {
+  if (err == cudaSuccess) return 0;
+  (void)cudaGetLastError();
+  return OPSNCCL_ERROR_CUDA_BASE + (int)err;
+}
+
+ncclDataType_t dtype_of(int d) {
+  switch (d) {
+    case OPSNCCL_FLOAT64:
+      return ncclFloat64;
+    case OPSNCCL_FLOAT16:
+      return ncclFloat16;
+    case OPSNCCL_BFLOAT16:
+      return ncclBfloat16;
+  }
+  return ncclFloat32;
+}
+
+cudaStream_t stream_of(unsigned long long s) {
+  return s == 0 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>(static_cast<uintptr_t>(s));
+}
+
+int issue(const opsnccl_call& k) {
+  Comm* c = comm_of(k.comm);
+  int err = cuda(cudaSetDevice(c->device));
+  if (err != 0) return err;
+  const ncclDataType_t t = dtype_of(k.dtype);
+  const ncclRedOp_t op = static_cast<ncclRedOp_t>(k.op);
+  const void* send = reinterpret_cast<const void*>(static_cast<uintptr_t>(k.send));
+  void* recv = reinterpret_cast<void*>(static_cast<uintptr_t>(k.recv));
+  const size_t n = static_cast<size_t>(k.count);
+  const cudaStream_t s = stream_of(k.stream);
+  switch (k.kind) {
+    case OPSNCCL_ALL_REDUCE:
+      return g_nccl.all_reduce(send, recv, n, t, op, c->c, s);
+    case OPSNCCL_BROADCAST:
+      return g_nccl.broadcast(send, recv, n, t, k.peer, c->c, s);
+    case OPSNCCL_REDUCE:
+      return g_nccl.reduce(send, recv, n, t, op, k.peer, c->c, s);
+    case OPSNCCL_ALL_GATHER:
+      return g_nccl.all_gather(send, recv, n, t, c->c, s);
+    case OPSNCCL_REDUCE_SCATTER:
+      return g_nccl.reduce_scatter(send, recv, n, t, op, c->c, s);
+    case OPSNCCL_SEND:
+      return g_nccl.send(send, n, t, k.peer, c->c, s);
+    case OPSNCCL_RECV:
+      return g_nccl.recv(recv, n, t, k.peer, c->c, s);
+  }
+  return ncclInvalidArgument;
+}
+
+#else  // !OPSNCCL_HAVE_HEADERS
+
+bool loaded() {
+  std::call_once(g_once, [] {
+    g_error = "this build of ops/cuda/nccl had no NCCL headers (nccl.h): the selected CUDA toolkit "
+              "lacks NCCL; build with a pinned toolkit (--@rules_cuda_go//toolchains:cuda_version)";
+  });
+  return false;
+}
+
+#endif  // OPSNCCL_HAVE_HEADERS
+
+}  // namespace
+
+extern "C" {
+
+int opsnccl_info(int* version, char* path, int len) {
+  *version = 0;
+  if (len > 0) path[0] = '\0';
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  *version = g_version;
+  if (len > 0) {
+    std::strncpy(path, g_path.c_str(), (size_t)len - 1);
+    path[len - 1] = '\0';
+  }
+  return 0;
+}
+
+const char* opsnccl_load_error(void) {
+  (void)loaded();
+  return g_error.c_str();
+}
+
+#if OPSNCCL_HAVE_HEADERS
+
+int opsnccl_unique_id(char* id) {
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  ncclUniqueId u;
+  static_assert(sizeof(u) == OPSNCCL_ID_BYTES, "ncclUniqueId size");
+  int err = g_nccl.get_unique_id(&u);
+  if (err == ncclSuccess) std::memcpy(id, &u, sizeof(u));
+  return err;
+}
+
+int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const char* id,
+                 opsnccl_comm* comms) {
+  for (int i = 0; i < n; i++) comms[i] = 0;
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  ncclUniqueId u;
+  std::memcpy(&u, id, sizeof(u));
+  std::vector<Comm*> made(n, nullptr);
+  int err = 0;
+  if (n > 1) err = g_nccl.group_start();
+  for (int i = 0; i < n && (err == ncclSuccess || err == ncclInProgress); i++) {
+    int e = cuda(cudaSetDevice(devices[i]));
+    if (e != 0) {
+      err = e;
+      break;
+    }
+    made[i] = new Comm{nullptr, devices[i]};
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    e = g_nccl.init_rank_config(&made[i]->c, nranks, u, ranks[i], &config);
+    if (e != ncclSuccess && e != ncclInProgress) err = e;
+  }
+  if (n > 1) {
+    int e = g_nccl.group_end();
+    if (err == ncclSuccess || err == ncclInProgress) err = e;
+  }
+  if (err != ncclSuccess && err != ncclInProgress) {
+    for (Comm* c : made) {
+      if (c == nullptr) continue;
+      if (c->c != nullptr) (void)g_nccl.abort(c->c);
+      delete c;
+    }
+    return err;
+  }
+  for (int i = 0; i < n; i++) comms[i] = static_cast<opsnccl_comm>(reinterpret_cast<uintptr_t>(made[i]));
+  return err;
+}
+
+int opsnccl_status(opsnccl_comm comm, int* state) {
+  *state = ncclSuccess;
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  ncclResult_t r = ncclSuccess;
+  int err = g_nccl.async_error(comm_of(comm)->c, &r);
+  *state = r;
+  return err;
+}
+
+int opsnccl_finalize(opsnccl_comm comm) {
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  Comm* c = comm_of(comm);
+  int err = cuda(cudaSetDevice(c->device));
+  if (err != 0) return err;
+  return g_nccl.finalize(c->c);
+}
+
+int opsnccl_destroy(opsnccl_comm comm) {
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  Comm* c = comm_of(comm);
+  (void)cudaSetDevice(c->device);
+  int err = g_nccl.destroy(c->c);
+  delete c;
+  return err;
+}
+
+int opsnccl_abort(opsnccl_comm comm) {
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  Comm* c = comm_of(comm);
+  (void)cudaSetDevice(c->device);
+  int err = g_nccl.abort(c->c);
+  delete c;
+  return err;
+}
+
+int opsnccl_run(const opsnccl_call* calls, int n, int grouped) {
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  int err = ncclSuccess;
+  if (grouped) err = g_nccl.group_start();
+  for (int i = 0; i < n && (err == ncclSuccess || err == ncclInProgress); i++) {
+    int e = issue(calls[i]);
+    if (e != ncclSuccess) err = e;
+  }
+  if (grouped) {
+    int e = g_nccl.group_end();
+    if (err == ncclSuccess || err == ncclInProgress) err = e;
+  }
+  return err;
+}
+
+const char* opsnccl_error_string(int code) {
+  if (code >= OPSNCCL_ERROR_CUDA_BASE) return cudaGetErrorString((cudaError_t)(code - OPSNCCL_ERROR_CUDA_BASE));
+  if (code == OPSNCCL_ERROR_MISSING || !loaded()) return g_error.c_str();
+  return g_nccl.error_string(static_cast<ncclResult_t>(code));
+}
+
+const char* opsnccl_last_error(opsnccl_comm comm) {
+  if (!loaded()) return "";
+  const char* s = g_nccl.last_error(comm == 0 ? nullptr : comm_of(comm)->c);
+  return s == nullptr ? "" : s;
+}
+
+#else  // !OPSNCCL_HAVE_HEADERS
+
+int opsnccl_unique_id(char*) { return loaded() ? 0 : OPSNCCL_ERROR_MISSING; }
+int opsnccl_init(int n, const int*, const int*, int, const char*, opsnccl_comm* comms) {
+  for (int i = 0; i < n; i++) comms[i] = 0;
+  return OPSNCCL_ERROR_MISSING;
+}
+int opsnccl_status(opsnccl_comm, int* state) {
+  *state = 0;
+  return OPSNCCL_ERROR_MISSING;
+}
+int opsnccl_finalize(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
+int opsnccl_destroy(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
+int opsnccl_abort(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
+int opsnccl_run(const opsnccl_call*, int, int) { return OPSNCCL_ERROR_MISSING; }
+const char* opsnccl_error_string(int code) {
+  if (code >= OPSNCCL_ERROR_CUDA_BASE) return cudaGetErrorString((cudaError_t)(code - OPSNCCL_ERROR_CUDA_BASE));
+  (void)loaded();
+  return g_error.c_str();
+}
+const char* opsnccl_last_error(opsnccl_comm) { return ""; }
+
+#endif  // OPSNCCL_HAVE_HEADERS
+
+}  // extern "C"

@@ -1,0 +1,318 @@
+// Command ncclbench measures NCCL collectives and peer copies through
+// ops/cuda/nccl and ops/cuda, in the form torch_bench.py measures
+// torch.distributed: AllReduce and AllGather bus bandwidth (nccl-tests'
+// definition) from 8 B to 1 GiB, small-message latency, and the bandwidth
+// of To(CUDA(1)) from CUDA(0). It prints one JSON object per measurement
+// (compare.py puts two runs side by side) and a table on stderr.
+//
+// By default it runs one process per GPU (itself again, meeting through
+// nccl.Rendezvous on loopback), like torch.distributed; -inprocess runs
+// one goroutine per GPU in this process instead.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/nccl"
+)
+
+var (
+	minBytes  = flag.Int64("min", 8, "smallest message, bytes")
+	maxBytes  = flag.Int64("max", 1<<30, "largest message, bytes")
+	inProcess = flag.Bool("inprocess", false, "one goroutine per GPU in this process instead of one process per GPU")
+	peer      = flag.Bool("peer", true, "also measure peer copies cuda:0 -> cuda:1")
+	label     = flag.String("label", "go", "the impl field of the JSON lines")
+)
+
+// result is one measurement, printed as a JSON line.
+type result struct {
+	Impl  string  `json:"impl"`
+	Op    string  `json:"op"`
+	Bytes int64   `json:"bytes"`
+	Us    float64 `json:"us"`     // time per operation
+	AlgBW float64 `json:"algbw"`  // GB/s: bytes / time
+	BusBW float64 `json:"bus_bw"` // GB/s: nccl-tests' bus bandwidth
+	Ranks int     `json:"ranks"`
+}
+
+func main() {
+	flag.Parse()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "ncclbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx := context.Background()
+	if r := os.Getenv("NCCLBENCH_RANK"); r != "" {
+		return child(ctx, r)
+	}
+	n, err := cuda.DeviceCount()
+	if err != nil {
+		return err
+	}
+	if n < 1 {
+		return fmt.Errorf("no GPU")
+	}
+	if v, path, err := nccl.Info(); err != nil {
+		return err
+	} else {
+		fmt.Fprintf(os.Stderr, "NCCL %d from %s, %d GPU(s)\n", v, path, n)
+	}
+	if *inProcess {
+		comms, err := nccl.NewComms(ctx, devices(n))
+		if err != nil {
+			return err
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i, c := range comms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = bench(ctx, c)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+	} else if err := spawn(n); err != nil {
+		return err
+	}
+	if *peer && n >= 2 {
+		return peerCopies(ctx)
+	}
+	return nil
+}
+
+func devices(n int) []int {
+	d := make([]int, n)
+	for i := range d {
+		d[i] = i
+	}
+	return d
+}
+
+// spawn runs this program once per GPU as ranks of one communicator.
+func spawn(n int) error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmds := make([]*exec.Cmd, n)
+	for r := range cmds {
+		cmd := exec.Command(os.Args[0], os.Args[1:]...)
+		cmd.Env = append(os.Environ(), "NCCLBENCH_RANK="+strconv.Itoa(r), "NCCLBENCH_SIZE="+strconv.Itoa(n), "NCCLBENCH_ADDR="+addr)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		cmds[r] = cmd
+	}
+	var first error
+	for r, cmd := range cmds {
+		if err := cmd.Wait(); err != nil && first == nil {
+			first = fmt.Errorf("rank %d: %w", r, err)
+		}
+	}
+	return first
+}
+
+func child(ctx context.Context, r string) error {
+	rank, _ := strconv.Atoi(r)
+	size, _ := strconv.Atoi(os.Getenv("NCCLBENCH_SIZE"))
+	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	id, err := nccl.Rendezvous(rctx, os.Getenv("NCCLBENCH_ADDR"), rank, size)
+	if err != nil {
+		return err
+	}
+	c, err := nccl.NewComm(rctx, rank, id, rank, size)
+	if err != nil {
+		return err
+	}
+	if err := bench(ctx, c); err != nil {
+		return err
+	}
+	return c.Close(rctx)
+}
+
+// iters is how many operations to time for a message of b bytes.
+func iters(b int64) int {
+	switch {
+	case b <= 1<<20:
+		return 200
+	case b <= 1<<26:
+		return 50
+	}
+	return 20
+}
+
+// bench times AllReduce and AllGather at every size on rank c; rank 0
+// prints the results.
+func bench(ctx context.Context, c *nccl.Comm) error {
+	n := c.Size()
+	buf, err := zeros(ctx, c.Device(), *maxBytes/4)
+	if err != nil {
+		return err
+	}
+	defer buf.Free()
+	in, err := zeros(ctx, c.Device(), max(1, *maxBytes/4/int64(n)))
+	if err != nil {
+		return err
+	}
+	defer in.Free()
+	for _, op := range []string{"all_reduce", "all_gather"} {
+		for b := *minBytes; b <= *maxBytes; b *= 2 {
+			elems := int(b / 4)
+			if op == "all_gather" {
+				elems = int(b / 4 / int64(n))
+			}
+			if elems < 1 {
+				continue
+			}
+			x, err := buf.Narrow(0, 0, elems)
+			if err != nil {
+				return err
+			}
+			var out *ops.Tensor
+			if op == "all_gather" {
+				if out, err = buf.Narrow(0, 0, elems*n); err != nil {
+					return err
+				}
+				if x, err = in.Narrow(0, 0, elems); err != nil {
+					return err
+				}
+			}
+			once := func() error {
+				if op == "all_reduce" {
+					return c.AllReduce(ctx, x, nccl.Sum)
+				}
+				return c.AllGather(ctx, out, x)
+			}
+			// Warm up, then line the ranks up.
+			for i := 0; i < 5; i++ {
+				if err := once(); err != nil {
+					return err
+				}
+			}
+			if err := barrier(ctx, c, buf); err != nil {
+				return err
+			}
+			k := iters(b)
+			start := time.Now()
+			for i := 0; i < k; i++ {
+				if err := once(); err != nil {
+					return err
+				}
+			}
+			if err := c.Synchronize(ctx); err != nil {
+				return err
+			}
+			per := time.Since(start).Seconds() / float64(k)
+			bytes := int64(elems) * 4
+			if op == "all_gather" {
+				bytes *= int64(n)
+			}
+			alg := float64(bytes) / per / 1e9
+			bus := alg * float64(n-1) / float64(n)
+			if op == "all_reduce" {
+				bus *= 2
+			}
+			if c.Rank() == 0 {
+				emit(result{Impl: *label, Op: op, Bytes: bytes, Us: per * 1e6, AlgBW: alg, BusBW: bus, Ranks: n})
+			}
+		}
+	}
+	return nil
+}
+
+// barrier all-reduces one element and waits for it.
+func barrier(ctx context.Context, c *nccl.Comm, buf *ops.Tensor) error {
+	one, err := buf.Narrow(0, 0, 1)
+	if err != nil {
+		return err
+	}
+	if err := c.AllReduce(ctx, one, nccl.Sum); err != nil {
+		return err
+	}
+	return c.Synchronize(ctx)
+}
+
+func zeros(ctx context.Context, d ops.Device, n int64) (*ops.Tensor, error) {
+	x, err := ops.Zeros(ops.Float32, int(n))
+	if err != nil {
+		return nil, err
+	}
+	defer x.Free()
+	return x.To(ctx, d)
+}
+
+// peerCopies times To(CUDA(1)) of tensors on CUDA(0).
+func peerCopies(ctx context.Context) error {
+	direct, err := cuda.PeerAccess(0, 1)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "peer access cuda:0 -> cuda:1: %v\n", direct)
+	for b := int64(1 << 20); b <= *maxBytes; b *= 4 {
+		x, err := zeros(ctx, ops.CUDA(0), b/4)
+		if err != nil {
+			return err
+		}
+		copyOnce := func() error {
+			y, err := x.To(ctx, ops.CUDA(1))
+			if err != nil {
+				return err
+			}
+			return y.Free()
+		}
+		for i := 0; i < 3; i++ {
+			if err := copyOnce(); err != nil {
+				return err
+			}
+		}
+		for _, d := range []int{0, 1} {
+			if err := ops.Synchronize(ctx, ops.CUDA(d)); err != nil {
+				return err
+			}
+		}
+		k := iters(b)
+		start := time.Now()
+		for i := 0; i < k; i++ {
+			if err := copyOnce(); err != nil {
+				return err
+			}
+		}
+		if err := ops.Synchronize(ctx, ops.CUDA(1)); err != nil {
+			return err
+		}
+		per := time.Since(start).Seconds() / float64(k)
+		x.Free()
+		emit(result{Impl: *label, Op: "peer_copy", Bytes: b, Us: per * 1e6, AlgBW: float64(b) / per / 1e9, BusBW: float64(b) / per / 1e9, Ranks: 2})
+	}
+	return nil
+}
+
+func emit(r result) {
+	b, _ := json.Marshal(r)
+	fmt.Println(string(b))
+	fmt.Fprintf(os.Stderr, "%-10s %-11s %12d B %10.2f us %8.2f GB/s bus %8.2f GB/s\n", r.Impl, r.Op, r.Bytes, r.Us, r.AlgBW, r.BusBW)
+}
