@@ -182,6 +182,11 @@
 //     checks every dtype, layout and device present, bad inputs and
 //     GradCheck.
 //
+// A computation that does not fit the registry (several outputs, inputs
+// of several dtypes, kernels generated at run time, like the fused chains
+// of package ops/fuse) allocates its outputs with Empty and makes each an
+// autograd node with RecordFunc.
+//
 // # Autograd
 //
 // SetRequiresGrad(true) on a leaf makes every op and view whose inputs
