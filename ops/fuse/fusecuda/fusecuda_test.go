@@ -307,3 +307,41 @@ func TestAgainstUnfusedOps(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureFirstUse captures a chain's first call (compile, module load
+// and launch during the capture) and replays it.
+func TestCaptureFirstUse(t *testing.T) {
+	needGPU(t)
+	s, err := cuda.NewStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := fuse.MustNew("capture_first", []fuse.Expr{fuse.Exp(fuse.In(0)).MulScalar(3)}, fuse.Options{})
+	x, vals, err := fusetest.Input(ctx, []float64{0, 0.5, 1, 2}, []int{4}, ops.Float32, "contiguous", ops.CUDA(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var y *ops.Tensor
+	g, err := cuda.Capture(cuda.WithStream(ctx, s), s, func(ctx context.Context) error {
+		var err error
+		y, err = c.Call1(ctx, []*ops.Tensor{x})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("capturing a chain's first call: %v", err)
+	}
+	defer g.Close()
+	if err := g.Replay(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := y.Float64s()
+	for i, v := range vals {
+		if w := 3 * math.Exp(v); math.Abs(got[i]-w) > 1e-5*w {
+			t.Errorf("element %d: %v, want %v", i, got[i], w)
+		}
+	}
+}
