@@ -230,13 +230,6 @@ func generate(s *Spec) string {
 	if !s.Index64 {
 		closeLoop = "    }\n  }\n"
 	}
-	decl := func(indent string) string {
-		var d strings.Builder
-		for k, t := range s.OutDTypes {
-			fmt.Fprintf(&d, "%s%s y%d;\n", indent, ctype(t), k)
-		}
-		return d.String()
-	}
 	switch s.Layout {
 	case Vector:
 		N := s.VecWidth
@@ -249,14 +242,7 @@ func generate(s *Spec) string {
 			fmt.Fprintf(&b, "    Pack<%s, %d> r%d;\n", ctype(d), N, k)
 		}
 		fmt.Fprintf(&b, "#pragma unroll\n    for (int e = 0; e < %d; e++) {\n", N)
-		for j, d := range s.InDTypes {
-			fmt.Fprintf(&b, "      const %s x%d = %s;\n", computeType(d), j, load(d, fmt.Sprintf("a%d.v[e]", j)))
-		}
-		b.WriteString(decl("      "))
-		b.WriteString(body(s, "      "))
-		for k := range s.OutDTypes {
-			fmt.Fprintf(&b, "      r%d.v[e] = y%d;\n", k, k)
-		}
+		elem(&b, s, "a%d.v[e]", "r%d.v[e]")
 		b.WriteString("    }\n")
 		for k, d := range s.OutDTypes {
 			fmt.Fprintf(&b, "    reinterpret_cast<Pack<%s, %d>*>(o%d)[g] = r%d;\n", ctype(d), N, k, k)
@@ -264,25 +250,11 @@ func generate(s *Spec) string {
 		b.WriteString(closeLoop)
 		// The tail: fewer than one vector, done by the first threads.
 		fmt.Fprintf(&b, "  {\n    const I g = nvec * %d + (I)blockIdx.x * blockDim.x + threadIdx.x;\n    if (g < n) {\n", N)
-		for j, d := range s.InDTypes {
-			fmt.Fprintf(&b, "      const %s x%d = %s;\n", computeType(d), j, load(d, fmt.Sprintf("i%d[g]", j)))
-		}
-		b.WriteString(decl("      "))
-		b.WriteString(body(s, "      "))
-		for k := range s.OutDTypes {
-			fmt.Fprintf(&b, "      o%d[g] = y%d;\n", k, k)
-		}
+		elem(&b, s, "i%d[g]", "o%d[g]")
 		b.WriteString("    }\n  }\n")
 	case Linear:
 		fmt.Fprintf(&b, loop, "n")
-		for j, d := range s.InDTypes {
-			fmt.Fprintf(&b, "      const %s x%d = %s;\n", computeType(d), j, load(d, fmt.Sprintf("i%d[g]", j)))
-		}
-		b.WriteString(decl("      "))
-		b.WriteString(body(s, "      "))
-		for k := range s.OutDTypes {
-			fmt.Fprintf(&b, "      o%d[g] = y%d;\n", k, k)
-		}
+		elem(&b, s, "i%d[g]", "o%d[g]")
 		b.WriteString(closeLoop)
 	case Strided:
 		fmt.Fprintf(&b, loop, "n")
@@ -300,18 +272,32 @@ func generate(s *Spec) string {
 				fmt.Fprintf(&b, "      p%d += c%d * (I)st%d_%d;\n", j, d, j, d)
 			}
 		}
-		for j, d := range s.InDTypes {
-			fmt.Fprintf(&b, "      const %s x%d = %s;\n", computeType(d), j, load(d, fmt.Sprintf("i%d[p%d]", j, j)))
-		}
-		b.WriteString(decl("      "))
-		b.WriteString(body(s, "      "))
-		for k := range s.OutDTypes {
-			fmt.Fprintf(&b, "      o%d[g] = y%d;\n", k, k)
-		}
+		elem(&b, s, "i%d[p%d]", "o%d[g]")
 		b.WriteString(closeLoop)
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// elem writes the statements of one element at a thread's inner indent:
+// load each input (in is the format of input j's element, given j, or j
+// twice), compute, and store each output (out, given k).
+func elem(b *strings.Builder, s *Spec, in, out string) {
+	const indent = "      "
+	for j, d := range s.InDTypes {
+		src := fmt.Sprintf(in, j)
+		if strings.Count(in, "%d") == 2 {
+			src = fmt.Sprintf(in, j, j)
+		}
+		fmt.Fprintf(b, "%sconst %s x%d = %s;\n", indent, computeType(d), j, load(d, src))
+	}
+	for k, t := range s.OutDTypes {
+		fmt.Fprintf(b, "%s%s y%d;\n", indent, ctype(t), k)
+	}
+	b.WriteString(body(s, indent))
+	for k := range s.OutDTypes {
+		fmt.Fprintf(b, "%s%s = y%d;\n", indent, fmt.Sprintf(out, k), k)
+	}
 }
 
 // CompileOptions are the NVRTC options of a spec's kernel.
