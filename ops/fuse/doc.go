@@ -88,6 +88,10 @@
 // (ops.RecordFunc) whose backward is a chain derived by reverse-mode
 // differentiation of the steps, compiled and cached like any chain: one
 // kernel reads the inputs and the output's gradient, recomputes what the
-// derivatives need and writes every input's gradient. Inputs that require
-// grad must not be broadcast (their gradient would need a reduction).
+// derivatives need and writes every input's gradient. The gradient of a
+// broadcast input is then summed over its broadcast dimensions (a MatMul by
+// a vector of ones). A chain with several outputs records one node per
+// output, each with its own fused backward: a loss that uses several
+// outputs runs one backward kernel per output used, and Backward sums
+// their contributions to each input.
 package fuse

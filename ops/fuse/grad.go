@@ -225,13 +225,6 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 	if !req {
 		return nil
 	}
-	shape := outs[0].Shape()
-	for j, t := range inputs {
-		if t.RequiresGrad() && !equalInts(t.Shape(), shape) {
-			return &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrGrad,
-				Detail: fmt.Sprintf("input %d (shape %v) requires grad and is broadcast to %v: gradients of broadcast inputs (a sum over the broadcast dimensions) are not supported; expand it first", j, t.Shape(), shape)}
-		}
-	}
 	sc := append([]float64(nil), scalars...)
 	for k, o := range outs {
 		bc, gradOf, err := c.backward(s, k)
@@ -249,7 +242,9 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 				return nil, err
 			}
 			for m, j := range gradOf {
-				res[j] = gs[m]
+				if res[j], err = sumTo(ctx, gs[m], in[j].Shape()); err != nil {
+					return nil, fmt.Errorf("fuse.%s: the gradient of broadcast input %d: %w", c.name, j, err)
+				}
 			}
 			return res, nil
 		}
@@ -258,6 +253,81 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 		}
 	}
 	return nil
+}
+
+// sumTo returns g (contiguous, of the broadcast shape) summed over the
+// dimensions along which an input of shape sh was broadcast: g itself when
+// there are none, else a MatMul of g's elements, the summed dimensions
+// last, by a vector of ones (so float32 sums follow cuda.SetAllowTF32).
+func sumTo(ctx context.Context, g *ops.Tensor, sh []int) (*ops.Tensor, error) {
+	out := g.Shape()
+	if equalInts(out, sh) {
+		return g, nil
+	}
+	r := len(out)
+	p := make([]int, r)
+	for d := range p {
+		p[d] = 1
+	}
+	copy(p[r-len(sh):], sh)
+	var perm []int
+	var red []int
+	m, k := 1, 1
+	for d := range r {
+		if p[d] == 1 && out[d] != 1 {
+			red = append(red, d)
+			k *= out[d]
+		} else {
+			perm = append(perm, d)
+			m *= out[d]
+		}
+	}
+	perm = append(perm, red...)
+	if m == 0 || k == 0 {
+		z, err := ops.Full(0, g.DType(), sh...)
+		if err != nil {
+			return nil, err
+		}
+		return z.To(ctx, g.Device())
+	}
+	v := g
+	cur := make([]int, r)
+	for d := range cur {
+		cur[d] = d
+	}
+	for i, want := range perm {
+		pos := i
+		for cur[pos] != want {
+			pos++
+		}
+		if pos != i {
+			var err error
+			if v, err = v.Transpose(i, pos); err != nil {
+				return nil, err
+			}
+			cur[i], cur[pos] = cur[pos], cur[i]
+		}
+	}
+	c, err := v.Contiguous(ctx)
+	if err != nil {
+		return nil, err
+	}
+	mat, err := c.Reshape(m, k)
+	if err != nil {
+		return nil, err
+	}
+	ones, err := ops.Full(1, g.DType(), k, 1)
+	if err == nil {
+		ones, err = ones.To(ctx, g.Device())
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum, err := ops.MatMul(ctx, mat, ones)
+	if err != nil {
+		return nil, err
+	}
+	return sum.Reshape(sh...)
 }
 
 // GradSource returns the CUDA source of the backward kernel of output k for

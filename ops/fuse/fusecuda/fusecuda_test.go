@@ -125,6 +125,9 @@ func TestCasesGPU(t *testing.T) {
 	if err := fusetest.CheckBroadcast(ctx, ops.CUDA(0)); err != nil {
 		t.Error(err)
 	}
+	if err := fusetest.CheckGradBroadcast(ctx, ops.CUDA(0)); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestOptest runs the op-author kit over the one-output cases: values in

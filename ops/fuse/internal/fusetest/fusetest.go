@@ -398,6 +398,31 @@ func CheckGrad(ctx context.Context, c Case, dev ops.Device) error {
 	return nil
 }
 
+// CheckGradBroadcast runs ops.GradCheck through a chain whose inputs are
+// broadcast ([3 1], [4] and 0-d against [2 3 4] transposed): their
+// gradients are sums over the broadcast dimensions.
+func CheckGradBroadcast(ctx context.Context, dev ops.Device) error {
+	c := fuse.MustNew("bcast_grad", []fuse.Expr{fuse.Tanh(fuse.In(0).Mul(fuse.In(1))).Add(fuse.In(2).Mul(fuse.In(3)))}, fuse.Options{})
+	shapes := [][]int{{3, 1}, {4}, {}, {2, 3, 4}}
+	layouts := []string{"contiguous", "strided", "contiguous", "transposed"}
+	in := make([]*ops.Tensor, len(shapes))
+	for j, sh := range shapes {
+		t, _, err := Input(ctx, randData(uint64(j+11), numel(sh), -1, 1), sh, ops.Float64, layouts[j], dev)
+		if err != nil {
+			return err
+		}
+		if err := t.SetRequiresGrad(true); err != nil {
+			return err
+		}
+		in[j] = t
+	}
+	fn := func(ctx context.Context, x []*ops.Tensor) (*ops.Tensor, error) { return c.Call1(ctx, x) }
+	if err := ops.GradCheck(ctx, fn, in, ops.GradCheckOptions{}); err != nil {
+		return fmt.Errorf("broadcast inputs on %v: %w", dev, err)
+	}
+	return nil
+}
+
 // CheckBroadcast checks broadcasting (including 0-d and size-1
 // dimensions), non-contiguous broadcast inputs and inputs of different
 // dtypes in one chain.
