@@ -8,16 +8,20 @@
 #   default: 13.2:fastbuild,opt local:fastbuild (the pinned default toolkit in both modes, and the
 #   machine's own toolkit, which CI installs).
 #
-# fastbuild is checked on the checkouts as they are. -c opt (and -c dbg) put device line tables in
-# the objects, and ptxas writes each source file's modification time into them (no nvcc or ptxas
-# option turns that off), so -c opt is checked with the checkouts' files set to one fixed time:
-# that shows everything else (paths, temporary names, symbol hashes) is independent of the checkout.
+# The two checkouts' files get different modification times (a day apart): -c opt and -c dbg put
+# device line tables in the objects, into which ptxas writes each source file's modification time,
+# so the rules compile those from sources staged at one fixed time (toolchains/private/nvcc_stage.sh).
+#
+# The clones go under ${XDG_CACHE_HOME:-~/.cache}/rules_cuda_go (not /tmp, which Bazel's hermetic
+# sandbox hides) and are removed at the end.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(13.2:fastbuild,opt local:fastbuild)
 
-work=$(mktemp -d /tmp/rules_cuda_go-determinism.XXXXXX)
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go
+mkdir -p "$cache"
+work=$(mktemp -d "$cache/determinism.XXXXXX")
 a="$work/a"
 b="$work/checkout-b/with/a/longer/path"
 cleanup() {
@@ -30,6 +34,9 @@ trap cleanup EXIT
 
 git clone -q "$repo" "$a"
 git clone -q "$repo" "$b"
+# Checked out a day apart: 2001-01-01 and 2001-01-02.
+(cd "$a" && git ls-files -z | xargs -0 touch -h -d @978307200)
+(cd "$b" && git ls-files -z | xargs -0 touch -h -d @978393600)
 
 # bazel in checkout $1 with its own output base.
 bz() {
@@ -65,11 +72,6 @@ for spec in "${versions[@]}"; do
   modes=fastbuild
   [ "$spec" = "$v" ] || modes=${spec#*:}
   for mode in ${modes//,/ }; do
-    if [ "$mode" = opt ]; then
-      for c in "$a" "$b"; do
-        (cd "$c" && git ls-files -z | xargs -0 touch -h -d @946684800)
-      done
-    fi
     flags=(--config=hermetic_sandbox "--cuda_version=$v" -c "$mode")
     query=$(query_for "$v")
     echo "=== CUDA $v, -c $mode"

@@ -16,6 +16,9 @@ MODE_FLAGS = {
     "fastbuild": [],
 }
 
+# nvcc options that put device line tables in its output (besides MODE_FLAGS' opt and dbg).
+_LINE_INFO_FLAGS = ["-lineinfo", "--generate-line-info", "-G", "--device-debug"]
+
 def _version_at_least(version, minimum):
     """Whether a "major.minor[.patch]" version is at least (major, minor); an unknown one is."""
     parts = version.split(".")
@@ -81,15 +84,80 @@ def nvcc_compile(
     args.add_all(copts)
     for f in host_copts:
         args.add_all(["-Xcompiler", f])
-    actions.run(
-        executable = cuda.nvcc,
-        toolchain = CUDA_TOOLCHAIN_TYPE,
-        arguments = [args],
-        inputs = depset([src], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
-        outputs = [out],
-        env = host.env,
+    nvcc_run(
+        actions = actions,
+        cuda = cuda,
+        host = host,
+        args = args,
+        src = src,
+        headers = compilation_context.headers,
+        out = out,
+        line_info = has_line_info(mode, copts),
         mnemonic = "NvccCompile",
         progress_message = "Compiling CUDA " + src.short_path,
+    )
+
+def has_line_info(mode, copts):
+    """Whether nvcc puts device line tables in its output for this mode and these options."""
+    return mode in ("opt", "dbg") or any([f in _LINE_INFO_FLAGS for f in copts])
+
+def nvcc_run(actions, cuda, host, args, src, headers, out, line_info, mnemonic, progress_message):
+    """Runs nvcc on one source, staged at a fixed modification time where it writes line tables.
+
+    ptxas writes the modification time of each source and header into device line tables
+    (-lineinfo, -G), so objects built from two checkouts would differ. With line_info, nvcc runs
+    through nvcc_stage.sh on copies of the source and the headers outside the toolkit that all
+    have one fixed time, under the same names (see nvcc_stage.sh).
+
+    Args:
+      actions: ctx.actions.
+      cuda: CudaToolchainInfo.
+      host: the host compiler (host_compiler.bzl).
+      args: Args, nvcc's arguments (writing out with -o).
+      src: File, the source.
+      headers: depset of Files, the headers it may include.
+      out: File, what nvcc writes.
+      line_info: bool, whether the output holds device line tables (has_line_info).
+      mnemonic: the action's mnemonic.
+      progress_message: the action's progress message.
+    """
+    inputs = depset([src], transitive = [headers, cuda.toolkit_files, host.files])
+    if not line_info:
+        actions.run(
+            executable = cuda.nvcc,
+            toolchain = CUDA_TOOLCHAIN_TYPE,
+            arguments = [args],
+            inputs = inputs,
+            outputs = [out],
+            env = host.env,
+            mnemonic = mnemonic,
+            progress_message = progress_message,
+        )
+        return
+    head = actions.args()
+    head.add(cuda.nvcc)
+
+    # The stage list: the toolkit's header directories stay in place (their times come from its
+    # archives or packages); the source and every other header are copied.
+    stage = actions.args()
+    stage.use_param_file("%s", use_always = True)
+    stage.set_param_file_format("multiline")
+    stage.add_all(cuda.headers.includes, format_each = "keep %s")
+    stage.add_all(cuda.headers.quote_includes, format_each = "keep %s")
+    stage.add_all(cuda.headers.system_includes, format_each = "keep %s")
+    stage.add(src, format = "copy %s")
+    stage.add_all(headers, format_each = "copy %s")
+    tail = actions.args()
+    tail.add(out)
+    actions.run(
+        executable = cuda.nvcc_stage,
+        toolchain = CUDA_TOOLCHAIN_TYPE,
+        arguments = [head, stage, tail, args],
+        inputs = inputs,
+        outputs = [out],
+        env = host.env,
+        mnemonic = mnemonic,
+        progress_message = progress_message,
     )
 
 def nvcc_device_link(actions, cuda, host, objects, libraries, out, gencode_flags):

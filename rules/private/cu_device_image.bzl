@@ -6,7 +6,7 @@ load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler", "host_compiler_flags")
-load(":actions.bzl", "MODE_FLAGS")
+load(":actions.bzl", "MODE_FLAGS", "has_line_info", "nvcc_run")
 load(":archs.bzl", "resolve_archs")
 
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
@@ -99,13 +99,15 @@ def _cu_device_image_impl(ctx):
         args.add_all(cc.quote_includes, format_each = "-I%s")
         args.add_all(cc.system_includes, before_each = "-isystem")
         args.add_all(ctx.attr.copts)
-        ctx.actions.run(
-            executable = cuda.nvcc,
-            toolchain = _TOOLCHAIN_TYPE,
-            arguments = [args],
-            inputs = depset([ctx.file.src], transitive = [cc.headers, cuda.toolkit_files, host.files]),
-            outputs = [out],
-            env = host.env,
+        nvcc_run(
+            actions = ctx.actions,
+            cuda = cuda,
+            host = host,
+            args = args,
+            src = ctx.file.src,
+            headers = cc.headers,
+            out = out,
+            line_info = has_line_info(ctx.var["COMPILATION_MODE"], ctx.attr.copts),
             mnemonic = "NvccDeviceImage",
             progress_message = "Compiling CUDA device image %{output}",
         )
