@@ -7,7 +7,7 @@
 //
 // Compare with the JSON of ops/bench/torch_bench.py:
 //
-//	bench compare --go go.json --torch torch.json [--markdown F] [--png F] [--json F]
+//	bench compare --go go.json --torch torch.json [--markdown F] [--png F] [--json F] [--summary F]
 //
 // See package ops/bench for what is measured and how.
 package main
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage:
   bench [flags]             time the ops on a device (progress on stderr, markdown on stdout)
-  bench compare --go F --torch F [--markdown F] [--png F] [--json F]
+  bench compare --go F --torch F [--markdown F] [--png F] [--json F] [--summary F]
                             compare with torch_bench.py's JSON and judge the targets
 
 Each op is timed in batches of calls (a batch lasts at least --batch-ms): by
@@ -200,12 +201,17 @@ func compare(args []string, stdout, stderr io.Writer) error {
 	jsonOut := fs.String("json", "", "write the targets and both reports as JSON to this file")
 	mdOut := fs.String("markdown", "", "write the side-by-side markdown to this file")
 	pngOut := fs.String("png", "", "write the bandwidth plot (Go solid, PyTorch dashed) to this PNG file")
+	summaryOut := fs.String("summary", "", "write the headline table to this file; in a file with a section between\n"+
+		bench.SummaryBegin+"FOLDER --> and "+bench.SummaryEnd+" lines (docs/benchmarks.md), replace that section")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *goIn == "" || *torchIn == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return errors.New("compare needs --go and --torch, and no other arguments")
+	}
+	for _, p := range []*string{goIn, torchIn, jsonOut, mdOut, pngOut, summaryOut} {
+		*p = inWorkspace(*p)
 	}
 	goRep, err := bench.ReadJSON(*goIn)
 	if err != nil {
@@ -221,7 +227,42 @@ func compare(args []string, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(md.Bytes()); err != nil {
 		return err
 	}
+	if *summaryOut != "" {
+		if err := writeSummary(*summaryOut, c); err != nil {
+			return err
+		}
+	}
 	return writeOutputs(*jsonOut, c.WriteJSON, *mdOut, md.Bytes(), *pngOut, c.Panels())
+}
+
+// inWorkspace resolves a relative path against the directory bazel run was
+// started from (BUILD_WORKSPACE_DIRECTORY), not the runfiles tree.
+func inWorkspace(p string) string {
+	if dir := os.Getenv("BUILD_WORKSPACE_DIRECTORY"); p != "" && dir != "" && !filepath.IsAbs(p) {
+		return filepath.Join(dir, p)
+	}
+	return p
+}
+
+// writeSummary writes c's headline table to path, or into its summary
+// section when it has one.
+func writeSummary(path string, c *bench.Comparison) error {
+	var summary bytes.Buffer
+	c.WriteSummary(&summary)
+	out := summary.Bytes()
+	doc, err := os.ReadFile(path)
+	switch {
+	case err == nil && bytes.Contains(doc, []byte(bench.SummaryBegin)):
+		if out, err = bench.ReplaceSummary(doc, out); err != nil {
+			return fmt.Errorf("--summary %s: %w", path, err)
+		}
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return err
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		return fmt.Errorf("--summary: %w", err)
+	}
+	return nil
 }
 
 func writeOutputs(jsonPath string, writeJSON func(string) error, mdPath string, md []byte, pngPath string, panels []bench.Panel) error {
