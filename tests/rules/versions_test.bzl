@@ -68,6 +68,12 @@ def _linked_files(cc_info):
 def _some(paths, part):
     return [p for p in paths if part in p]
 
+def _nvcc_of(action):
+    """The nvcc an nvcc action runs: its executable, or nvcc_stage.sh's first argument."""
+    if action.argv[0].endswith("/nvcc_stage.sh"):
+        return action.argv[1]
+    return action.argv[0]
+
 def _toolkit_test_impl(ctx):
     env = analysistest.begin(ctx)
     actions = analysistest.target_actions(env)
@@ -84,9 +90,13 @@ def _toolkit_test_impl(ctx):
             asserts.true(env, _some(inputs, part), "no NvccCompile input path contains %r" % part)
         for part in ctx.attr.foreign_inputs:
             asserts.false(env, _some(inputs, part), "NvccCompile inputs from another toolkit: %r" % _some(inputs, part)[:3])
+    for a in compiles:
+        staged = a.argv[0].endswith("/nvcc_stage.sh")
+        asserts.equals(env, ctx.attr.staged, staged, "NvccCompile runs nvcc through nvcc_stage.sh (device line tables): %r" % a.argv[:3])
     for a in compiles + dlinks:
         if ctx.attr.nvcc:
-            asserts.true(env, ctx.attr.nvcc in a.argv[0], "%s runs %r, not %r" % (a.mnemonic, a.argv[0], ctx.attr.nvcc))
+            nvcc = _nvcc_of(a)
+            asserts.true(env, ctx.attr.nvcc in nvcc, "%s runs %r, not %r" % (a.mnemonic, nvcc, ctx.attr.nvcc))
     asserts.equals(env, ctx.attr.expect_dlink, len(dlinks) == 1, "one NvccDeviceLink action")
     for a in dlinks:
         asserts.equals(env, ctx.attr.expected_gencode, [f for f in a.argv if f.startswith("-gencode=")])
@@ -107,6 +117,7 @@ _TOOLKIT_ATTRS = {
     "foreign_inputs": attr.string_list(doc = "None is part of the path of an NvccCompile input."),
     "nvcc": attr.string(doc = "Part of the path of the nvcc every nvcc action runs."),
     "expect_dlink": attr.bool(doc = "Whether there is an NvccDeviceLink action."),
+    "staged": attr.bool(doc = "Whether the NvccCompile actions run nvcc through nvcc_stage.sh (builds with device line tables)."),
     "linked": attr.string_list(doc = "Each is part of the path of a library in the target's CcInfo linking context."),
 }
 
