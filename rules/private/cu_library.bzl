@@ -209,7 +209,12 @@ def _cu_library_impl(ctx):
     if lib:
         archive = [f for f in [lib.pic_static_library, lib.static_library] if f][:1]
     return [
-        DefaultInfo(files = depset(archive + objects + linked)),
+        # The deps' runfiles (the CUDA shared libraries' soname files), for the programs that link
+        # this library: rules_go's cgo takes a C dependency's runfiles, not its libraries'.
+        DefaultInfo(
+            files = depset(archive + objects + linked),
+            runfiles = ctx.runfiles().merge_all([d[DefaultInfo].default_runfiles for d in ctx.attr.deps]),
+        ),
         CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
         cu_info,
         OutputGroupInfo(objects = depset(objects + linked)),

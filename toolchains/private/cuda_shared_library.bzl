@@ -118,7 +118,14 @@ def _cuda_shared_library_impl(ctx):
         cc_infos = [d[CcInfo] for d in ctx.attr.deps],
     )
     stubs = {f.basename: True for f in ctx.files.stubs}
-    runfiles = ctx.runfiles(files = [f for f in links if f.basename not in stubs])
+
+    # At run time the loader looks for the soname files where the program's run path points: the
+    # directory under _solib_<cpu> that Bazel links each library from (Bazel's C++ rules put
+    # those files in a program's runfiles themselves; rules_go's cgo links take only this
+    # target's runfiles and the linker scripts). In a sandbox that shows only the declared inputs
+    # (--experimental_use_hermetic_linux_sandbox, remote execution), nothing else finds them.
+    solib = [lib.dynamic_library for lib in libraries if lib.dynamic_library and lib.dynamic_library.basename not in stubs]
+    runfiles = ctx.runfiles(files = [f for f in links if f.basename not in stubs] + solib)
     runfiles = runfiles.merge_all([d[DefaultInfo].default_runfiles for d in ctx.attr.deps])
     return [
         DefaultInfo(files = depset(links), runfiles = runfiles),
