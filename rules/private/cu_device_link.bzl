@@ -13,13 +13,16 @@ _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
 def _cu_device_link_impl(ctx):
     cc_info = cc_common.merge_cc_infos(cc_infos = [d[CcInfo] for d in ctx.attr.deps])
+
+    # The deps' runfiles (the CUDA shared libraries' soname files: see cu_library).
+    runfiles = ctx.runfiles().merge_all([d[DefaultInfo].default_runfiles for d in ctx.attr.deps])
     pending = collect(ctx.label, ctx.attr.deps, [], [])
     if not ctx.attr._build_cuda[BuildSettingInfo].value or not (pending.objects or pending.libraries):
         # Nothing to link (no rdc parts below, or --config=cpu): the deps as they are.
         err = check_linked_once(ctx.label, pending)
         if err:
             fail(err)
-        return [cc_info, linked_info(pending)]
+        return [DefaultInfo(runfiles = runfiles), cc_info, linked_info(pending)]
 
     # The code that rdc targets below device-linked themselves is linked here again (see absorb).
     pending = absorb(pending)
@@ -61,7 +64,7 @@ def _cu_device_link_impl(ctx):
         disallow_dynamic_library = True,
     )
     return [
-        DefaultInfo(files = depset([dlink])),
+        DefaultInfo(files = depset([dlink]), runfiles = runfiles),
         CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
         linked_info(pending, ctx.label),
     ]
