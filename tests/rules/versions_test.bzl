@@ -100,6 +100,13 @@ def _toolkit_test_impl(ctx):
     asserts.equals(env, ctx.attr.expect_dlink, len(dlinks) == 1, "one NvccDeviceLink action")
     for a in dlinks:
         asserts.equals(env, ctx.attr.expected_gencode, [f for f in a.argv if f.startswith("-gencode=")])
+    runfiles = [f.path for f in analysistest.target_under_test(env)[DefaultInfo].default_runfiles.files.to_list()]
+    for name in ctx.attr.solib_runfiles:
+        asserts.true(
+            env,
+            [p for p in runfiles if "/_solib_" in p and p.endswith("/" + name)],
+            "%s is not in the runfiles' _solib_ directory, where programs look for it: %r" % (name, runfiles),
+        )
     linked = _linked_files(analysistest.target_under_test(env)[CcInfo])
     for part in ctx.attr.linked:
         asserts.true(env, _some(linked, part), "no library of the linking context contains %r: %r" % (part, linked))
@@ -119,6 +126,7 @@ _TOOLKIT_ATTRS = {
     "expect_dlink": attr.bool(doc = "Whether there is an NvccDeviceLink action."),
     "staged": attr.bool(doc = "Whether the NvccCompile actions run nvcc through nvcc_stage.sh (builds with device line tables)."),
     "linked": attr.string_list(doc = "Each is part of the path of a library in the target's CcInfo linking context."),
+    "solib_runfiles": attr.string_list(doc = "Shared libraries (soname files) in the target's runfiles, under _solib_."),
 }
 
 def _make_toolkit_test(settings):
