@@ -63,7 +63,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# 1. bazel-remote at the pinned version, and the log checker.
+# 1. bazel-remote at the pinned version, and the log checker. This directory is a Go module of its
+# own, outside the repository's go.work.
+export GOWORK=off
 module=github.com/buchgr/bazel-remote/v2
 bindir=${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go/bin
 want=$(cd "$here" && go list -m -f '{{.Version}}' "$module")
