@@ -273,6 +273,9 @@ func run(ctx context.Context, grouped bool, calls []call) error {
 		}
 		counts[i] = cnt
 	}
+	if err := agree(calls, counts); err != nil {
+		return err
+	}
 	// Every communicator is read-locked while its calls are issued, so that
 	// an abort cannot free it in the middle; each is locked once.
 	var comms []*Comm
@@ -387,4 +390,41 @@ func describe(calls []call) string {
 		names[i] = k.name
 	}
 	return "group of " + strings.Join(names, ", ")
+}
+
+// agree checks the collectives among calls against the other ranks' of
+// in-process communicators (see clique), and advances the ranks'
+// sequences.
+func agree(calls []call, counts []int) error {
+	for i, k := range calls {
+		c := k.comm
+		if c.clique == nil || k.kind == C.OPSNCCL_SEND || k.kind == C.OPSNCCL_RECV {
+			continue
+		}
+		t := k.send
+		if t == nil {
+			t = k.recv
+		}
+		sig := signature{name: k.name, dtype: t.DType(), count: counts[i]}
+		switch k.kind {
+		case C.OPSNCCL_ALL_REDUCE, C.OPSNCCL_REDUCE_SCATTER:
+			sig.op = k.op
+		case C.OPSNCCL_REDUCE:
+			sig.op, sig.root = k.op, k.peer
+		case C.OPSNCCL_BROADCAST:
+			sig.root = k.peer
+		}
+		c.seqMu.Lock()
+		err := c.clique.agree(c.seq, c.rank, sig)
+		if err == nil {
+			c.seq++
+		}
+		c.seqMu.Unlock()
+		if err != nil {
+			err = fmt.Errorf("nccl: %s on %v: %w", k.name, c, err)
+			c.clique.abort(err)
+			return err
+		}
+	}
+	return nil
 }

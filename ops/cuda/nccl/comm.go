@@ -36,6 +36,10 @@ type Comm struct {
 	mu    sync.RWMutex // held for writing by abort and Close, for reading by NCCL calls
 	h     C.opsnccl_comm
 	state error // why the communicator cannot be used (nil while it can)
+
+	clique *clique // shared by the ranks of NewComms, nil for NewComm's
+	seqMu  sync.Mutex
+	seq    uint64 // collectives checked so far
 }
 
 // Device returns the GPU of this rank.
@@ -55,7 +59,12 @@ func (c *Comm) String() string {
 // rank i runs on GPU devices[i] (each GPU at most once). Drive each rank
 // from its own goroutine, or issue the ranks' calls together in a Group
 // from one goroutine. If ctx is done before every rank is ready, the
-// ranks are aborted and the error wraps ctx.Err().
+// ranks are aborted and the error wraps ctx.Err(). Since all its ranks are
+// in this process, their collectives are compared: a rank whose collective
+// differs from another rank's at the same position of their sequences (the
+// operation, dtype, count, reduction or root) gets an error wrapping
+// ops.ErrShape instead of issuing it, and every rank is aborted (the
+// others would wait for ever for a matching call).
 func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("nccl: NewComms: context is nil (use context.Background()): %w", ops.ErrArg)
@@ -81,7 +90,15 @@ func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
 	for i := range ranks {
 		ranks[i] = i
 	}
-	return initComms(ctx, "NewComms", devices, ranks, len(devices), id)
+	comms, err := initComms(ctx, "NewComms", devices, ranks, len(devices), id)
+	if err != nil {
+		return nil, err
+	}
+	q := &clique{comms: comms, calls: map[uint64]*record{}}
+	for _, c := range comms {
+		c.clique = q
+	}
+	return comms, nil
 }
 
 // NewComm creates this process's rank of a communicator of size ranks

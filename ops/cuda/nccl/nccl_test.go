@@ -563,3 +563,47 @@ func TestNoNCCL(t *testing.T) {
 	}
 	t.Logf("NCCL %d from %s", v, path)
 }
+
+// TestMismatch: ranks of an in-process communicator that all-reduce
+// different counts get an error (ErrShape on the rank that sees the
+// difference, ErrAborted on the other) instead of hanging.
+func TestMismatch(t *testing.T) {
+	requireNCCL(t, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	comms, err := nccl.NewComms(ctx, []int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dctx, dcancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer dcancel()
+	start := time.Now()
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for r, c := range comms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x, err := input(c, ops.Float32, 1000-r)
+			if err != nil {
+				errs[r] = err
+				return
+			}
+			if r == 1 {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if errs[r] = c.AllReduce(dctx, x, nccl.Sum); errs[r] == nil {
+				errs[r] = c.Synchronize(dctx)
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	t.Logf("after %v:\nrank 0: %v\nrank 1: %v", took, errs[0], errs[1])
+	if errs[0] == nil || errs[1] == nil || !(errors.Is(errs[0], ops.ErrShape) || errors.Is(errs[1], ops.ErrShape)) {
+		t.Fatalf("want an ErrShape error on one rank and an error on both")
+	}
+	if took > 10*time.Second {
+		t.Fatalf("the ranks returned after %v: the mismatch should abort them at once", took)
+	}
+}
