@@ -45,6 +45,20 @@ cudaError_t enable_locked(int device, int peer, int* direct) {
       err = cudaSuccess;
     }
     if (err != cudaSuccess) return err;
+    // Peer access does not cover memory from stream-ordered pools (what ops/cuda allocates
+    // from): the peer's default pool must grant device access too, or copies from it are
+    // staged through the host.
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, peer) == cudaSuccess) {
+      cudaMemAccessDesc access = {};
+      access.location.type = cudaMemLocationTypeDevice;
+      access.location.id = device;
+      access.flags = cudaMemAccessFlagsProtReadWrite;
+      err = cudaMemPoolSetAccess(pool, &access, 1);
+      if (err != cudaSuccess) return err;
+    } else {
+      (void)cudaGetLastError();
+    }
   }
   if (tabled) g_peer[device][peer] = can ? 1 : 2;
   *direct = can;

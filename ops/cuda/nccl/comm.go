@@ -214,7 +214,8 @@ var errInProgress = errors.New("nccl: in progress")
 // When ctx is done first it aborts the communicator and returns an error
 // wrapping ctx.Err() and ErrAborted.
 func (c *Comm) ready(ctx context.Context, op string) error {
-	for wait := time.Duration(0); ; {
+	var start time.Time
+	for i := 0; ; i++ {
 		err := c.status(op)
 		if err != errInProgress {
 			return err
@@ -222,7 +223,10 @@ func (c *Comm) ready(ctx context.Context, op string) error {
 		if err := ctx.Err(); err != nil {
 			return c.cancel(op, err)
 		}
-		wait = pause(wait)
+		if i == 0 {
+			start = time.Now()
+		}
+		backoff(time.Since(start))
 	}
 }
 
@@ -233,20 +237,20 @@ func (c *Comm) cancel(op string, cause error) error {
 	return err
 }
 
-// pause waits a little, longer the longer it has been waiting: spinning
-// first (NCCL operations often finish in microseconds), then sleeping up to
-// a millisecond.
-func pause(waited time.Duration) time.Duration {
+// backoff waits a little between two polls, longer the longer the caller
+// has been waiting: a non-blocking communicator launches each call from a
+// thread of NCCL's, which takes tens of microseconds, so the first
+// milliseconds only yield the processor; then it sleeps, up to a
+// millisecond at a time.
+func backoff(waited time.Duration) {
 	switch {
-	case waited < 50*time.Microsecond:
+	case waited < 2*time.Millisecond:
 		runtime.Gosched()
-		return waited + time.Microsecond
-	case waited < time.Millisecond:
-		time.Sleep(20 * time.Microsecond)
-		return waited + 20*time.Microsecond
+	case waited < 20*time.Millisecond:
+		time.Sleep(50 * time.Microsecond)
+	default:
+		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(time.Millisecond)
-	return waited + time.Millisecond
 }
 
 // abort aborts the communicator (once) and records why.
@@ -352,7 +356,8 @@ func (c *Comm) Synchronize(ctx context.Context) error {
 // await polls until e has completed, the communicator reports an error, or
 // ctx is done (then it aborts the communicator).
 func (c *Comm) await(ctx context.Context, op string, e *cuda.Event) error {
-	for wait := time.Duration(0); ; {
+	start := time.Now()
+	for {
 		done, err := e.Done()
 		if err != nil {
 			return fmt.Errorf("nccl: %s on %v: %w", op, c, err)
@@ -366,7 +371,7 @@ func (c *Comm) await(ctx context.Context, op string, e *cuda.Event) error {
 		if err := ctx.Err(); err != nil {
 			return c.cancel(op, err)
 		}
-		wait = pause(wait)
+		backoff(time.Since(start))
 	}
 }
 
