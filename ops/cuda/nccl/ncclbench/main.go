@@ -241,6 +241,66 @@ func bench(ctx context.Context, c *nccl.Comm) error {
 			}
 		}
 	}
+	if err := graphs(ctx, c, buf); err != nil {
+		fmt.Fprintf(os.Stderr, "rank %d: AllReduce in a CUDA graph: %v\n", c.Rank(), err)
+	}
+	return nil
+}
+
+// graphs times AllReduce of up to 1 MiB replayed from a CUDA graph of k
+// calls captured on a stream of the rank's GPU: the per-call time without
+// the host's launch cost (NCCL's non-blocking launch thread included).
+func graphs(ctx context.Context, c *nccl.Comm, buf *ops.Tensor) error {
+	s, err := cuda.NewStream(c.Device().Index)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	sctx := cuda.WithStream(ctx, s)
+	for b := *minBytes; b <= min(*maxBytes, 1<<20); b *= 2 {
+		elems := int(b / 4)
+		if elems < 1 {
+			continue
+		}
+		x, err := buf.Narrow(0, 0, elems)
+		if err != nil {
+			return err
+		}
+		const k = 100
+		g, err := cuda.Capture(sctx, s, func(ctx context.Context) error {
+			for i := 0; i < k; i++ {
+				if err := c.AllReduce(ctx, x, nccl.Sum); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := g.Replay(); err != nil { // warm up
+			return err
+		}
+		if err := barrier(sctx, c, buf); err != nil {
+			return err
+		}
+		const replays = 5
+		start := time.Now()
+		for i := 0; i < replays; i++ {
+			if err := g.Replay(); err != nil {
+				return err
+			}
+		}
+		if err := s.Synchronize(ctx); err != nil {
+			return err
+		}
+		per := time.Since(start).Seconds() / (k * replays)
+		g.Close()
+		if c.Rank() == 0 {
+			alg := float64(b) / per / 1e9
+			emit(result{Impl: *label, Op: "all_reduce_graph", Bytes: b, Us: per * 1e6, AlgBW: alg, BusBW: alg * 2 * float64(c.Size()-1) / float64(c.Size()), Ranks: c.Size()})
+		}
+	}
 	return nil
 }
 
