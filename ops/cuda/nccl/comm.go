@@ -22,8 +22,8 @@ import (
 // requires every rank to issue the same collectives in the same order, so
 // one goroutine normally drives one Comm.
 //
-// Communicators are non-blocking (ncclConfig_t.blocking = 0): no NCCL call
-// blocks the calling thread, and a call that NCCL reports in progress is
+// Communicators are non-blocking (ncclConfig_t.blocking = 0) unless made
+// with the Blocking option: no NCCL call blocks the calling thread, and a call that NCCL reports in progress is
 // polled until it completes or its context is done. A context that is done
 // before the call, or the device work it queued, has completed aborts the
 // communicator (ncclCommAbort), which stops its kernels on the GPU; the
@@ -65,7 +65,7 @@ func (c *Comm) String() string {
 // operation, dtype, count, reduction or root) gets an error wrapping
 // ops.ErrShape instead of issuing it, and every rank is aborted (the
 // others would wait for ever for a matching call).
-func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
+func NewComms(ctx context.Context, devices []int, opts ...Option) ([]*Comm, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("nccl: NewComms: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
@@ -90,7 +90,7 @@ func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
 	for i := range ranks {
 		ranks[i] = i
 	}
-	comms, err := initComms(ctx, "NewComms", devices, ranks, len(devices), id)
+	comms, err := initComms(ctx, "NewComms", devices, ranks, len(devices), id, collect(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
 // see Rendezvous, ReadIDFile and ParseUniqueID) and its own rank, and
 // device is its GPU. The call returns when all size ranks have joined; if
 // ctx is done first, the rank is aborted and the error wraps ctx.Err().
-func NewComm(ctx context.Context, device int, id UniqueID, rank, size int) (*Comm, error) {
+func NewComm(ctx context.Context, device int, id UniqueID, rank, size int, opts ...Option) (*Comm, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("nccl: NewComm: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
@@ -117,7 +117,7 @@ func NewComm(ctx context.Context, device int, id UniqueID, rank, size int) (*Com
 	if err := checkDevice("NewComm", device); err != nil {
 		return nil, err
 	}
-	cs, err := initComms(ctx, "NewComm", []int{device}, []int{rank}, size, id)
+	cs, err := initComms(ctx, "NewComm", []int{device}, []int{rank}, size, id, collect(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func checkDevice(op string, d int) error {
 	return nil
 }
 
-func initComms(ctx context.Context, op string, devices, ranks []int, size int, id UniqueID) ([]*Comm, error) {
+func initComms(ctx context.Context, op string, devices, ranks []int, size int, id UniqueID, o options) ([]*Comm, error) {
 	n := len(devices)
 	cdev := (*C.int)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.int(0)))))
 	defer C.free(unsafe.Pointer(cdev))
@@ -149,7 +149,11 @@ func initComms(ctx context.Context, op string, devices, ranks []int, size int, i
 	for i := range devices {
 		devs[i], rs[i] = C.int(devices[i]), C.int(ranks[i])
 	}
-	code := C.opsnccl_init(C.int(n), cdev, crank, C.int(size), (*C.char)(cid), chs)
+	blocking := C.int(0)
+	if o.blocking {
+		blocking = 1
+	}
+	code := C.opsnccl_init(C.int(n), cdev, crank, C.int(size), (*C.char)(cid), blocking, chs)
 	if code != resSuccess && code != resInProgress {
 		return nil, check(fmt.Sprintf("%s: creating ranks %v of %d on cuda:%v", op, ranks, size, devices), code, 0)
 	}

@@ -607,3 +607,44 @@ func TestMismatch(t *testing.T) {
 		t.Fatalf("the ranks returned after %v: the mismatch should abort them at once", took)
 	}
 }
+
+// TestBlocking: a blocking communicator's collectives give the same
+// results, and its device work is still bounded by Synchronize.
+func TestBlocking(t *testing.T) {
+	requireNCCL(t, 1)
+	n := gpus(t)
+	comms, err := nccl.NewComms(context.Background(), devices(n), nccl.Blocking())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		for _, c := range comms {
+			if err := c.Close(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, dt := range dtypes {
+		each(t, comms, func(c *nccl.Comm) error {
+			x, err := input(c, dt, 5000)
+			if err != nil {
+				return err
+			}
+			for i := 0; i < 3; i++ {
+				if err := c.AllReduce(ctx, x, nccl.Max); err != nil {
+					return err
+				}
+			}
+			if err := c.Synchronize(ctx); err != nil {
+				return err
+			}
+			got, err := x.Float64s()
+			if err != nil {
+				return err
+			}
+			return compare(fmt.Sprintf("rank %d", c.Rank()), dt, got, func(i int) float64 { return reduce(nccl.Max, devices(n), i) })
+		})
+	}
+}

@@ -253,7 +253,7 @@ int opsnccl_unique_id(char* id) {
 }
 
 int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const char* id,
-                 opsnccl_comm* comms) {
+                 int blocking, opsnccl_comm* comms) {
   for (int i = 0; i < n; i++) comms[i] = 0;
   if (!loaded()) return OPSNCCL_ERROR_MISSING;
   ncclUniqueId u;
@@ -269,7 +269,7 @@ int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const 
     }
     made[i] = new Comm{nullptr, devices[i]};
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    config.blocking = 0;
+    config.blocking = blocking;
     e = g_nccl.init_rank_config(&made[i]->c, nranks, u, ranks[i], &config);
     if (e != ncclSuccess && e != ncclInProgress) err = e;
   }
@@ -354,7 +354,7 @@ const char* opsnccl_last_error(opsnccl_comm comm) {
 #else  // !OPSNCCL_HAVE_HEADERS
 
 int opsnccl_unique_id(char*) { return loaded() ? 0 : OPSNCCL_ERROR_MISSING; }
-int opsnccl_init(int n, const int*, const int*, int, const char*, opsnccl_comm* comms) {
+int opsnccl_init(int n, const int*, const int*, int, const char*, int, opsnccl_comm* comms) {
   for (int i = 0; i < n; i++) comms[i] = 0;
   return OPSNCCL_ERROR_MISSING;
 }

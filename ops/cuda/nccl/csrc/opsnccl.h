@@ -64,10 +64,10 @@ const char* opsnccl_load_error(void);
 // ncclGetUniqueId into id (OPSNCCL_ID_BYTES bytes).
 int opsnccl_unique_id(char* id);
 // Creates n communicators (ranks[i] of nranks on devices[i], all from the unique id) in one
-// group, non-blocking (config.blocking = 0): comms[i] are valid handles even when the result is
-// ncclInProgress; poll opsnccl_status until each is ready.
+// group, with config.blocking = blocking. Non-blocking: comms[i] are valid handles even when the
+// result is ncclInProgress; poll opsnccl_status until each is ready.
 int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const char* id,
-                 opsnccl_comm* comms);
+                 int blocking, opsnccl_comm* comms);
 // ncclCommGetAsyncError: *state is ncclSuccess, ncclInProgress or the error.
 int opsnccl_status(opsnccl_comm comm, int* state);
 // ncclCommFinalize (non-blocking: poll opsnccl_status), then opsnccl_destroy.

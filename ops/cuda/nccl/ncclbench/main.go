@@ -33,6 +33,7 @@ var (
 	inProcess = flag.Bool("inprocess", false, "one goroutine per GPU in this process instead of one process per GPU")
 	peer      = flag.Bool("peer", true, "also measure peer copies cuda:0 -> cuda:1")
 	label     = flag.String("label", "go", "the impl field of the JSON lines")
+	blocking  = flag.Bool("blocking", false, "blocking communicators (nccl.Blocking) instead of non-blocking ones")
 )
 
 // result is one measurement, printed as a JSON line.
@@ -72,7 +73,7 @@ func run() error {
 		fmt.Fprintf(os.Stderr, "NCCL %d from %s, %d GPU(s)\n", v, path, n)
 	}
 	if *inProcess {
-		comms, err := nccl.NewComms(ctx, devices(n))
+		comms, err := nccl.NewComms(ctx, devices(n), opts()...)
 		if err != nil {
 			return err
 		}
@@ -96,6 +97,13 @@ func run() error {
 	}
 	if *peer && n >= 2 {
 		return peerCopies(ctx)
+	}
+	return nil
+}
+
+func opts() []nccl.Option {
+	if *blocking {
+		return []nccl.Option{nccl.Blocking()}
 	}
 	return nil
 }
@@ -144,7 +152,7 @@ func child(ctx context.Context, r string) error {
 	if err != nil {
 		return err
 	}
-	c, err := nccl.NewComm(rctx, rank, id, rank, size)
+	c, err := nccl.NewComm(rctx, rank, id, rank, size, opts()...)
 	if err != nil {
 		return err
 	}
