@@ -35,7 +35,10 @@
 //
 // # Failures
 //
-// Communicators are created non-blocking, so no call blocks inside NCCL.
+// Communicators are created non-blocking, so no call blocks inside NCCL
+// (NCCL then launches each call from a thread of its own, which costs tens
+// of microseconds a call; the Blocking option trades the bound on calls
+// that wait inside NCCL for launches on the calling thread).
 // When the context of a call is done before the call and the device work
 // it queued have completed (a rank that died, hangs or never makes the
 // matching call), the communicator is aborted (ncclCommAbort): its kernels
