@@ -31,7 +31,11 @@ while IFS=$'\t' read -r name label args expect; do
   pkg=${label#//}
   pkg=${pkg%%:*}
   target=${label##*:}
-  bin=$base/$name/bazel-bin/${pkg:+$pkg/}$target
+  # try.sh records `bazel info -c opt bazel-bin` after the build; while a build runs (or where it
+  # stopped), the -c opt outputs are under bazel-out/k8-opt/bin (bazel-bin may be gazelle's).
+  bindir=$(cat "$base/$name/.real-repos/bazel-bin.txt" 2>/dev/null || true)
+  [ -d "$bindir" ] || bindir=$base/$name/bazel-out/k8-opt/bin
+  bin=$bindir/${pkg:+$pkg/}$target
   if [ ! -f "$bin" ]; then
     echo "gpu-pack: $name $label: not built ($bin), left out"
     missing=$((missing + 1))
