@@ -38,9 +38,26 @@ def _repo_relative(f):
 # be older (Bazel 7's Unix toolchain passes -std=c++14).
 _HOST_CXX_STD = "-std=c++17"
 
-def _host_compile(ctx, host, compilation_context, srcs):
-    """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects."""
+def _arch_list(gencode):
+    """nvcc's __CUDA_ARCH_LIST__ for these -gencode flags: the virtual archs, ascending (800,900)."""
+    archs = {}
+    for flag in gencode:
+        for part in flag.split(","):
+            if "arch=compute_" in part:
+                digits = "".join([c for c in part.split("arch=compute_")[1].elems() if c.isdigit()])
+                if digits:
+                    archs[int(digits) * 10] = True
+    return ",".join([str(a) for a in sorted(archs.keys())])
+
+def _host_compile(ctx, host, compilation_context, srcs, gencode):
+    """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects.
+
+    C++ sources see __CUDA_ARCH_LIST__ as nvcc's compiles of this target do: CCCL names its ABI
+    namespace after it (thrust::_V_300200_SM_900), so host code passing Thrust types to the CUDA
+    sources' functions links with them.
+    """
     chosen = [f for f in ctx.attr.host_copts + ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts if f.startswith("-std=")]
+    arch_list = _arch_list(gencode)
     objects = []
     for lang, files in [("c", [s for s in srcs if s.extension == "c"]), ("c++", [s for s in srcs if s.extension != "c"])]:
         if not files:
@@ -52,7 +69,7 @@ def _host_compile(ctx, host, compilation_context, srcs):
             cc_toolchain = host.cc_toolchain,
             srcs = files,
             compilation_contexts = [compilation_context],
-            local_defines = ctx.attr.local_defines,
+            local_defines = ctx.attr.local_defines + (["__CUDA_ARCH_LIST__=" + arch_list] if lang == "c++" and arch_list else []),
             user_compile_flags = ([] if lang == "c" or chosen else [_HOST_CXX_STD]) + ctx.attr.host_copts,
             disallow_nopic_outputs = True,
         )
@@ -135,7 +152,7 @@ def _cu_library_impl(ctx):
         if s.extension == "c" or (s.extension in _HOST and not ctx.attr.host_srcs_as_cuda)
     ]
     if host_srcs:
-        objects.extend(_host_compile(ctx, host, cc_info.compilation_context, host_srcs))
+        objects.extend(_host_compile(ctx, host, cc_info.compilation_context, host_srcs, gencode))
     for src in ctx.files.srcs:
         if src.extension not in _COMPILED or src in host_srcs:
             continue

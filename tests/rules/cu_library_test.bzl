@@ -182,12 +182,14 @@ def _host_srcs_test_impl(ctx):
             asserts.true(env, f in a.argv, "expected %r in %r" % (f, a.argv))
         is_c = [f for f in a.inputs.to_list() if f.extension == "c"]
         for f in ctx.attr.expected_cxx_flags:
-            # The C++ dialect for C++ sources (last -std wins), none for C.
+            # C++ sources only (for -std=, the last one wins); none in C compiles.
             stds = [x for x in a.argv if x.startswith("-std=")]
             if is_c:
                 asserts.false(env, f in a.argv, "did not expect %r in a C compile: %r" % (f, a.argv))
-            else:
+            elif f.startswith("-std="):
                 asserts.equals(env, f, stds[-1] if stds else None)
+            else:
+                asserts.true(env, f in a.argv, "expected %r in %r" % (f, a.argv))
     asserts.equals(env, sorted(ctx.attr.host_sources), sorted(compiled))
     return analysistest.end(env)
 
