@@ -75,6 +75,7 @@ type Launch struct {
 	Dims    []int     // the merged dimensions (Strided)
 	Strides [][]int   // per input, per merged dimension, in elements (0: broadcast) (Strided)
 	Scalars []float64 // the constants, then the arguments
+	Consts  int       // how many of Scalars are the chain's constants
 }
 
 // typeSteps gives each step a dtype from the inputs' dtypes, or an error

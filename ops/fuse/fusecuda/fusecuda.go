@@ -182,6 +182,22 @@ func aligned(ptrs []uintptr, ts []*ops.Tensor, vec int) bool {
 	return true
 }
 
+// consts holds each chain's constants as launch arguments (boxed once, not
+// per call).
+var consts sync.Map // *fuse.Chain -> []any
+
+func boxedConsts(c *fuse.Chain, v []float64) []any {
+	if b, ok := consts.Load(c); ok {
+		return b.([]any)
+	}
+	b := make([]any, len(v))
+	for i, x := range v {
+		b[i] = x
+	}
+	consts.Store(c, b)
+	return b
+}
+
 // run launches one call: the outputs, the inputs (at their offsets), n,
 // the scalars, and for the Strided class the dimensions and strides.
 func run(ctx context.Context, l *fuse.Launch) error {
@@ -211,7 +227,8 @@ func run(ctx context.Context, l *fuse.Launch) error {
 		args = append(args, p)
 	}
 	args = append(args, int64(l.N))
-	for _, v := range l.Scalars {
+	args = append(args, boxedConsts(s.Chain, l.Scalars[:l.Consts])...)
+	for _, v := range l.Scalars[l.Consts:] {
 		args = append(args, v)
 	}
 	if s.Layout == fuse.Strided {
