@@ -3,6 +3,7 @@ package fuse
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
@@ -52,6 +53,9 @@ type Spec struct {
 	InDTypes  []ops.DType
 	OutDTypes []ops.DType
 	Entry     string // the kernel's extern "C" name
+	// Runner holds a device runner's own data for the spec (its loaded
+	// kernel per device, ...), released with the spec; fuse does not use it.
+	Runner sync.Map
 
 	stepType []ops.DType // each step's dtype (weak for scalar-only steps)
 	source   string

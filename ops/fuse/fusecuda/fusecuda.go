@@ -75,24 +75,16 @@ func ReadStats() Stats {
 // jit.DefaultCache(). Set it before the first call.
 var Cache *jit.Cache
 
-// bySpec caches kernel's results by spec pointer (a cheap key: a spec's
-// Key is the whole structure of its chain).
-var bySpec sync.Map // specDevice -> *cumodule.Kernel
-
-type specDevice struct {
-	s   *fuse.Spec
-	dev int
-}
-
-// kernel returns the loaded kernel of spec s on device dev, compiling and
-// loading it once however many goroutines ask; a failure is not kept.
+// kernel returns the loaded kernel of spec s on device dev (kept in
+// s.Runner by device), compiling and loading it once however many
+// goroutines ask; a failure is not kept.
 func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
-	if k, ok := bySpec.Load(specDevice{s, dev}); ok {
+	if k, ok := s.Runner.Load(dev); ok {
 		return k.(*cumodule.Kernel), nil
 	}
 	k, err := loadOnce(s, dev)
 	if err == nil {
-		bySpec.Store(specDevice{s, dev}, k)
+		s.Runner.Store(dev, k)
 	}
 	return k, err
 }
@@ -182,19 +174,19 @@ func aligned(ptrs []uintptr, ts []*ops.Tensor, vec int) bool {
 	return true
 }
 
-// consts holds each chain's constants as launch arguments (boxed once, not
-// per call).
-var consts sync.Map // *fuse.Chain -> []any
+// constsKey is the s.Runner key of the spec's constants as launch
+// arguments (boxed once, not per call).
+type constsKey struct{}
 
-func boxedConsts(c *fuse.Chain, v []float64) []any {
-	if b, ok := consts.Load(c); ok {
+func boxedConsts(s *fuse.Spec, v []float64) []any {
+	if b, ok := s.Runner.Load(constsKey{}); ok {
 		return b.([]any)
 	}
 	b := make([]any, len(v))
 	for i, x := range v {
 		b[i] = x
 	}
-	consts.Store(c, b)
+	s.Runner.Store(constsKey{}, b)
 	return b
 }
 
@@ -227,7 +219,7 @@ func run(ctx context.Context, l *fuse.Launch) error {
 		args = append(args, p)
 	}
 	args = append(args, int64(l.N))
-	args = append(args, boxedConsts(s.Chain, l.Scalars[:l.Consts])...)
+	args = append(args, boxedConsts(s, l.Scalars[:l.Consts])...)
 	for _, v := range l.Scalars[l.Consts:] {
 		args = append(args, v)
 	}
