@@ -7,7 +7,8 @@
 #
 # Needs, beside this script (or named by FUSEBENCH, TORCH_FUSE, PYTHON): the `fusebench` binary
 # (bazel build -c opt //ops/bench/cmd/fusebench) and torch_fuse.py; python3 with PyTorch and CuPy.
-# Writes OUTDIR/{torch.json,go.json,table.md,first_use.txt} and prints the table.
+# Ours runs first (its table alone in go.md), then PyTorch/CuPy, then the side-by-side table from both JSONs.
+# Writes OUTDIR/{go.json,go.md,torch.json,table.md,first_use.txt} and prints the tables.
 set -euo pipefail
 
 out=${1:?usage: bash run_fuse.sh OUTDIR [--sizes ...]}
@@ -26,7 +27,9 @@ for run in cold warm warm2; do
 done | tee "$out/first_use.txt"
 rm -rf "$cache"
 
+echo "== Go"
+"$fusebench" --json "$out/go.json" "$@" | tee "$out/go.md"
 echo "== PyTorch and CuPy"
 "$python" "$torch_fuse" --json "$out/torch.json" "$@"
-echo "== Go"
-"$fusebench" --torch "$out/torch.json" --json "$out/go.json" "$@" | tee "$out/table.md"
+echo "== side by side"
+"$fusebench" --from "$out/go.json" --torch "$out/torch.json" "$@" | tee "$out/table.md"

@@ -40,13 +40,14 @@ func main() {
 	samples := flag.Int("samples", 7, "batches per figure (the median is reported)")
 	torchJSON := flag.String("torch", "", "JSON of torch_fuse.py to compare with")
 	jsonOut := flag.String("json", "", "write the results as JSON to this file")
+	from := flag.String("from", "", "print the tables from this JSON of an earlier run (with --torch) instead of measuring")
 	firstUse := flag.Bool("first-use", false, "time one call of a new 20-op chain (compile or disk-cache load, module load, launch) and exit")
 	flag.Parse()
 	var err error
 	if *firstUse {
 		err = timeFirstUse()
 	} else {
-		err = run(*sizes, *samples, *torchJSON, *jsonOut)
+		err = run(*sizes, *samples, *torchJSON, *jsonOut, *from)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fusebench:", err)
@@ -171,10 +172,7 @@ type results struct {
 	FirstUse map[string]float64            `json:"first_use_ms,omitempty"`
 }
 
-func run(sizeList string, samples int, torchJSON, jsonOut string) error {
-	if ok, why := cuda.Available(); !ok {
-		return fmt.Errorf("needs a GPU: %v", why)
-	}
+func run(sizeList string, samples int, torchJSON, jsonOut, from string) error {
 	var sizes []int
 	for _, s := range strings.Split(sizeList, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -182,6 +180,25 @@ func run(sizeList string, samples int, torchJSON, jsonOut string) error {
 			return fmt.Errorf("--sizes: %q is not a positive count", s)
 		}
 		sizes = append(sizes, n)
+	}
+	if from != "" {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		var res results
+		if err := json.Unmarshal(data, &res); err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+		torch, err := readTorch(torchJSON)
+		if err != nil {
+			return err
+		}
+		printTable(os.Stdout, res, torch, sizes)
+		return nil
+	}
+	if ok, why := cuda.Available(); !ok {
+		return fmt.Errorf("needs a GPU: %v", why)
 	}
 	info, err := cuda.Info(0)
 	if err != nil {
@@ -290,16 +307,9 @@ func run(sizeList string, samples int, torchJSON, jsonOut string) error {
 		g.Free()
 		x.Free()
 	}
-	var torch *torchResults
-	if torchJSON != "" {
-		data, err := os.ReadFile(torchJSON)
-		if err != nil {
-			return err
-		}
-		torch = &torchResults{}
-		if err := json.Unmarshal(data, torch); err != nil {
-			return fmt.Errorf("%s: %w", torchJSON, err)
-		}
+	torch, err := readTorch(torchJSON)
+	if err != nil {
+		return err
 	}
 	printTable(os.Stdout, res, torch, sizes)
 	if jsonOut != "" {
@@ -309,6 +319,22 @@ func run(sizeList string, samples int, torchJSON, jsonOut string) error {
 		}
 	}
 	return nil
+}
+
+// readTorch reads torch_fuse.py's JSON; "" gives nil.
+func readTorch(file string) (*torchResults, error) {
+	if file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	t := &torchResults{}
+	if err := json.Unmarshal(data, t); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return t, nil
 }
 
 type torchResults struct {
