@@ -68,17 +68,16 @@ trap 'exit 130' INT TERM
 export GOWORK=off
 module=github.com/buchgr/bazel-remote/v2
 bindir=${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go/bin
-# This module is built on its own: the repository's go.work leaves it out (GOWORK=off).
-want=$(cd "$here" && GOWORK=off go list -m -f '{{.Version}}' "$module")
+want=$(cd "$here" && go list -m -f '{{.Version}}' "$module")
 have=$(go version -m "$bindir/bazel-remote" 2>/dev/null | awk -v m="$module" '$1 == "mod" && $2 == m { print $3 }' || true)
 if [ "$have" != "$want" ]; then
   say "building bazel-remote $want into $bindir (a few minutes the first time)"
   mkdir -p "$bindir"
-  (cd "$here" && GOWORK=off go build -o "$bindir/bazel-remote.tmp" "$module")
+  (cd "$here" && go build -o "$bindir/bazel-remote.tmp" "$module")
   mv "$bindir/bazel-remote.tmp" "$bindir/bazel-remote"
 fi
 # The log checker: vetted and tested here (the root module's go vet does not cover this module).
-(cd "$here" && export GOWORK=off && go vet ./... && go test -count=1 ./... && go build -o "$tmp/cachehits" ./cmd/cachehits)
+(cd "$here" && go vet ./... && go test -count=1 ./... && go build -o "$tmp/cachehits" ./cmd/cachehits)
 
 # 2. Start it on free loopback ports (retrying if another process takes a port first).
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
