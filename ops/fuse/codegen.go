@@ -194,7 +194,7 @@ func generate(s *Spec) string {
 		fmt.Fprintf(&b, "// DeviceFunc %s\n%s\n\n", f.Name, strings.TrimSpace(f.Source))
 	}
 	if s.Layout == Vector {
-		b.WriteString("template <typename T, int N>\nstruct alignas(sizeof(T) * N) Pack { T v[N]; };\n\n")
+		b.WriteString("template <typename T, int N>\nstruct __align__(sizeof(T) * N) Pack { T v[N]; };\n\n")
 	}
 	// Parameters.
 	var params []string
