@@ -118,7 +118,7 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 		}
 	}
 	l := &Launch{Spec: s, Outputs: outs, Inputs: inputs, N: p.n, Dims: p.dims, Strides: p.strides,
-		Scalars: append(append(make([]float64, 0, len(c.consts)+len(scalars)), c.consts...), scalars...), Consts: len(c.consts)}
+		Consts: c.consts, Args: scalars}
 	if err := run(ctx, l); err != nil {
 		free()
 		return nil, fmt.Errorf("fuse.%s on %v: %w", c.name, dev, err)

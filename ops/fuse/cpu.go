@@ -200,9 +200,11 @@ func evalChunk(l *Launch, rd []func(int) float64, base []int, wr []func(int, flo
 				v[e] = r(off[e])
 			}
 		case kConst, kArg:
-			x := l.Scalars[st.index]
+			var x float64
 			if st.kind == kArg {
-				x = l.Scalars[len(c.consts)+st.index]
+				x = l.Args[st.index]
+			} else {
+				x = l.Consts[st.index]
 			}
 			for e := range v {
 				v[e] = x

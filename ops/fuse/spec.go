@@ -78,8 +78,8 @@ type Launch struct {
 	N       int       // elements of each output
 	Dims    []int     // the merged dimensions (Strided)
 	Strides [][]int   // per input, per merged dimension, in elements (0: broadcast) (Strided)
-	Scalars []float64 // the constants, then the arguments
-	Consts  int       // how many of Scalars are the chain's constants
+	Consts  []float64 // the chain's constants (Const), shared by every call: read only
+	Args    []float64 // the call's scalar arguments (Arg)
 }
 
 // typeSteps gives each step a dtype from the inputs' dtypes, or an error

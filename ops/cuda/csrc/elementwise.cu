@@ -24,12 +24,16 @@ namespace opscuda {
 namespace {
 
 constexpr int kThreads = 256;
-// The vectorized kernel's blocks for problems of at least kBigVectors vectors: at 2^28 elements,
-// blocks of 1024 threads measured 1% faster than blocks of 256 on an H100 (101.3-101.9% of
-// cudaMemcpyAsync against 100.4-101.0%), while a small problem wants its few vectors spread over
-// more SMs (4096 float32 elements in one block of 1024: 1.67 us per graph node, in four of 256:
-// 1.07 us).
-constexpr int kBigThreads = 1024;
+// The vectorized kernel's blocks for problems of at least kBigVectors vectors. At 2^28 elements
+// on an H200, one 16-byte vector per thread in blocks of 1024 threads reached 96.4-96.7% of
+// cudaMemcpyAsync in float16, bfloat16 and float32, blocks of 512 99.8-100.4%, and blocks of 256
+// or 128 100.5-101.3%; two or four vectors per thread, or a grid-stride loop over 4-8 blocks per
+// SM, did not do better (92.4-100.5%; docs/benchmarks/h200-ew-blocks-2026-11-26). PyTorch's
+// vectorized kernel uses blocks of 128 threads with one vector each. (On an H100, blocks of 1024
+// had measured 1% faster than blocks of 256.) A small problem wants its few vectors spread over
+// many SMs (4096 float32 elements in one block of 1024: 1.67 us per graph node, in four of 256:
+// 1.07 us), which blocks of kThreads do.
+constexpr int kBigThreads = 128;
 constexpr long long kBigVectors = 1 << 20;
 
 template <typename T, int NIN>

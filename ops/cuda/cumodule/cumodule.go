@@ -231,13 +231,6 @@ func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, ar
 	if ctx == nil {
 		return fmt.Errorf("cumodule: launching %s: context is nil (use context.Background()): %w", k.name, ops.ErrArg)
 	}
-	gx, gy, gz := grid.xyz()
-	bx, by, bz := block.xyz()
-	for _, v := range []int{gx, gy, gz, bx, by, bz, sharedMem} {
-		if v < 0 || v > math.MaxUint32 {
-			return fmt.Errorf("cumodule: launching %s: grid %+v, block %+v, shared memory %d: sizes must be in [0, 2^32): %w", k.name, grid, block, sharedMem, ops.ErrArg)
-		}
-	}
 	params := make([]uint64, len(args))
 	var tensors []*ops.Tensor
 	var at []int // the parameter of each tensor
@@ -255,17 +248,51 @@ func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, ar
 		}
 		params[i] = v
 	}
-	stream := opscuda.StreamFrom(ctx, k.m.device).Handle()
-	var l *opscuda.Launch
-	if len(tensors) > 0 {
-		var err error
-		if l, err = opscuda.NewLaunch(ctx, tensors...); err != nil {
-			return fmt.Errorf("cumodule: launching %s: %w", k.name, err)
+	if len(tensors) == 0 {
+		return k.launchOn(opscuda.StreamFrom(ctx, k.m.device).Handle(), grid, block, sharedMem, params)
+	}
+	l, err := opscuda.NewLaunch(ctx, tensors...)
+	if err != nil {
+		return fmt.Errorf("cumodule: launching %s: %w", k.name, err)
+	}
+	for j, i := range at {
+		params[i] = uint64(l.Ptr[j])
+	}
+	return k.LaunchWith(l, grid, block, sharedMem, params)
+}
+
+// LaunchWith is Launch for a launcher that orders its tensors itself with cuda.NewLaunch, called
+// often with one parameter layout (package ops/fuse/fusecuda's): it queues the kernel on l's
+// stream with params, each parameter's 8 bytes as Launch passes them (a tensor as its address
+// from l.Ptr; a value in the low bytes, math.Float64bits for a double), then finishes l with
+// l.Check, which orders the later work of the tensors' streams after the kernel. Nothing is
+// converted or boxed per argument; l must come from NewLaunch with a context choosing a stream
+// of the module's device.
+func (k *Kernel) LaunchWith(l *opscuda.Launch, grid, block Dim3, sharedMem int, params []uint64) error {
+	if l == nil {
+		return fmt.Errorf("cumodule: launching %s: the cuda.Launch is nil (make it with cuda.NewLaunch): %w", k.name, ops.ErrNil)
+	}
+	if l.Device != k.m.device {
+		return fmt.Errorf("cumodule: launching %s: the launch's tensors are on cuda:%d, the module is on cuda:%d: %w", k.name, l.Device, k.m.device, ops.ErrDevice)
+	}
+	if err := k.launchOn(l.Stream, grid, block, sharedMem, params); err != nil {
+		return err
+	}
+	// The launch succeeded (its CUresult was checked): Check(0) orders the tensors' streams after it.
+	if err := l.Check(k.name, 0); err != nil {
+		return fmt.Errorf("cumodule: after launching %s: %w", k.name, err)
+	}
+	return nil
+}
+
+// launchOn queues the kernel on the stream with handle stream.
+func (k *Kernel) launchOn(stream uintptr, grid, block Dim3, sharedMem int, params []uint64) error {
+	gx, gy, gz := grid.xyz()
+	bx, by, bz := block.xyz()
+	for _, v := range [...]int{gx, gy, gz, bx, by, bz, sharedMem} {
+		if v < 0 || v > math.MaxUint32 {
+			return fmt.Errorf("cumodule: launching %s: grid %+v, block %+v, shared memory %d: sizes must be in [0, 2^32): %w", k.name, grid, block, sharedMem, ops.ErrArg)
 		}
-		for j, i := range at {
-			params[i] = uint64(l.Ptr[j])
-		}
-		stream = l.Stream
 	}
 	var p *C.ulonglong
 	if len(params) > 0 {
@@ -279,15 +306,8 @@ func (k *Kernel) Launch(ctx context.Context, grid, block Dim3, sharedMem int, ar
 	code := C.cumodule_launch(k.m.ctx, k.fn, C.uint(gx), C.uint(gy), C.uint(gz), C.uint(bx), C.uint(by), C.uint(bz),
 		C.uint(sharedMem), C.cumodule_handle(stream), p, C.int(len(params)))
 	if err := driverCheck("cuLaunchKernel", code); err != nil {
-		return fmt.Errorf("cumodule: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on %v: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem,
-			opscuda.StreamFrom(ctx, k.m.device), err)
-	}
-	if l != nil {
-		// The launch succeeded (its CUresult was checked above): Check(0) orders the tensors'
-		// streams after it.
-		if err := l.Check(k.name, 0); err != nil {
-			return fmt.Errorf("cumodule: after launching %s: %w", k.name, err)
-		}
+		return fmt.Errorf("cumodule: launching %s<<<(%d,%d,%d), (%d,%d,%d), %d>>> on stream %#x of cuda:%d: %w", k.name, gx, gy, gz, bx, by, bz, sharedMem,
+			stream, k.m.device, err)
 	}
 	return nil
 }

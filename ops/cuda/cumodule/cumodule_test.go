@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"flag"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,6 +128,51 @@ func TestLoadAndLaunch(t *testing.T) {
 	}
 	if _, err := m.Kernel("scale_add"); !errors.Is(err, cumodule.ErrClosed) {
 		t.Errorf("Kernel after Close = %v, want ErrClosed", err)
+	}
+}
+
+// LaunchWith: the same kernel with the tensors ordered by cuda.NewLaunch and the parameters given
+// as their 8 bytes; the result matches Launch's, and a nil or foreign launch is refused.
+func TestLaunchWith(t *testing.T) {
+	requireGPU(t)
+	ctx := context.Background()
+	m, err := cumodule.Load(0, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	k, err := m.Kernel("scale_add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1<<16 + 5
+	x := tensor(t)(ops.Rand(3, ops.Float32, n))
+	xd := tensor(t)(x.To(ctx, ops.CUDA(0)))
+	yd := tensor(t)(ops.AddScalar(ctx, xd, 2))
+	l, err := cuda.NewLaunch(ctx, yd, xd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := []uint64{uint64(l.Ptr[0]), uint64(l.Ptr[1]), uint64(math.Float32bits(-2)), uint64(math.Float32bits(1)), uint64(n)}
+	if err := k.LaunchWith(l, cumodule.Dim3{X: (n + 255) / 256}, cumodule.Dim3{X: 256}, 0, params); err != nil {
+		t.Fatal(err)
+	}
+	got, want := float32s(t, yd), float32s(t, x)
+	for i := range want {
+		if w := -2*want[i] + 1; got[i] != w {
+			t.Fatalf("y[%d] = %v, want %v", i, got[i], w)
+		}
+	}
+	if err := k.LaunchWith(nil, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, params); !errors.Is(err, ops.ErrNil) {
+		t.Errorf("LaunchWith(nil) = %v, want ErrNil", err)
+	}
+	foreign := *l
+	foreign.Device = l.Device + 1
+	if err := k.LaunchWith(&foreign, cumodule.Dim3{X: 1}, cumodule.Dim3{X: 1}, 0, params); !errors.Is(err, ops.ErrDevice) {
+		t.Errorf("LaunchWith of a launch on cuda:%d = %v, want ErrDevice", foreign.Device, err)
+	}
+	if err := k.LaunchWith(l, cumodule.Dim3{X: -1}, cumodule.Dim3{X: 1}, 0, params); !errors.Is(err, ops.ErrArg) {
+		t.Errorf("LaunchWith with a negative grid = %v, want ErrArg", err)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -174,22 +175,6 @@ func aligned(ptrs []uintptr, ts []*ops.Tensor, vec int) bool {
 	return true
 }
 
-// constsKey is the s.Runner key of the spec's constants as launch
-// arguments (boxed once, not per call).
-type constsKey struct{}
-
-func boxedConsts(s *fuse.Spec, v []float64) []any {
-	if b, ok := s.Runner.Load(constsKey{}); ok {
-		return b.([]any)
-	}
-	b := make([]any, len(v))
-	for i, x := range v {
-		b[i] = x
-	}
-	s.Runner.Store(constsKey{}, b)
-	return b
-}
-
 // run launches one call: the outputs, the inputs (at their offsets), n,
 // the scalars, and for the Strided class the dimensions and strides.
 func run(ctx context.Context, l *fuse.Launch) error {
@@ -214,22 +199,25 @@ func run(ctx context.Context, l *fuse.Launch) error {
 	if err != nil {
 		return err
 	}
-	args := make([]any, 0, len(ts)+1+len(l.Scalars)+len(l.Dims)*(1+len(l.Inputs)))
+	// The parameters, in the generated kernel's order, as the 8 bytes each is passed as.
+	params := make([]uint64, 0, len(ln.Ptr)+1+len(l.Consts)+len(l.Args)+len(l.Dims)*(1+len(l.Inputs)))
 	for _, p := range ln.Ptr {
-		args = append(args, p)
+		params = append(params, uint64(p))
 	}
-	args = append(args, int64(l.N))
-	args = append(args, boxedConsts(s, l.Scalars[:l.Consts])...)
-	for _, v := range l.Scalars[l.Consts:] {
-		args = append(args, v)
+	params = append(params, uint64(l.N))
+	for _, v := range l.Consts {
+		params = append(params, math.Float64bits(v))
+	}
+	for _, v := range l.Args {
+		params = append(params, math.Float64bits(v))
 	}
 	if s.Layout == fuse.Strided {
 		for _, d := range l.Dims {
-			args = append(args, int64(d))
+			params = append(params, uint64(d))
 		}
 		for _, st := range l.Strides {
 			for _, v := range st {
-				args = append(args, int64(v))
+				params = append(params, uint64(int64(v)))
 			}
 		}
 	}
@@ -241,8 +229,5 @@ func run(ctx context.Context, l *fuse.Launch) error {
 	if s.Index64 {
 		blocks = min(blocks, maxBlocks)
 	}
-	if err := k.Launch(ctx, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: fuse.Threads}, 0, args...); err != nil {
-		return err
-	}
-	return ln.Check(s.Entry, 0)
+	return k.LaunchWith(ln, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: fuse.Threads}, 0, params)
 }

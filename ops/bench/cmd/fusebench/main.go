@@ -6,6 +6,7 @@
 //
 //	fusebench [--sizes 4096,...] [--samples 7] [--torch torch_fuse.json] [--json go_fuse.json]
 //	fusebench --first-use   # one call of a new 20-op chain: prints the time to first result
+//	fusebench --sizes 4096 --rows poly_hand,poly_fused --cpuprofile cpu.pprof   # where the host time goes
 //
 // The chain is issue 29's: 20 float32 ops alternating y + 0.25 and y * 0.5.
 // Rows per size: copy (a device-to-device copy, the bandwidth reference),
@@ -23,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,17 +44,45 @@ func main() {
 	jsonOut := flag.String("json", "", "write the results as JSON to this file")
 	from := flag.String("from", "", "print the tables from this JSON of an earlier run (with --torch) instead of measuring")
 	firstUse := flag.Bool("first-use", false, "time one call of a new 20-op chain (compile or disk-cache load, module load, launch) and exit")
+	rows := flag.String("rows", "", "measure only these rows (comma-separated; default all, and copy always)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run (go tool pprof) to this file")
 	flag.Parse()
 	var err error
+	if *cpuProfile != "" {
+		stop, perr := startProfile(*cpuProfile)
+		if perr != nil {
+			fmt.Fprintln(os.Stderr, "fusebench:", perr)
+			os.Exit(1)
+		}
+		defer stop()
+	}
 	if *firstUse {
 		err = timeFirstUse()
 	} else {
-		err = run(*sizes, *samples, *torchJSON, *jsonOut, *from)
+		err = run(*sizes, *rows, *samples, *torchJSON, *jsonOut, *from)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fusebench:", err)
 		os.Exit(1)
 	}
+}
+
+// startProfile starts a CPU profile into file and returns what stops it.
+func startProfile(file string) (func(), error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "fusebench: --cpuprofile:", err)
+		}
+	}, nil
 }
 
 func chain20() *fuse.Chain {
@@ -172,7 +202,7 @@ type results struct {
 	FirstUse map[string]float64            `json:"first_use_ms,omitempty"`
 }
 
-func run(sizeList string, samples int, torchJSON, jsonOut, from string) error {
+func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string) error {
 	var sizes []int
 	for _, s := range strings.Split(sizeList, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -211,6 +241,9 @@ func run(sizeList string, samples int, torchJSON, jsonOut, from string) error {
 		return err
 	}
 	c20, poly := chain20(), polyChain()
+	wanted := func(row string) bool {
+		return rowList == "" || row == "copy" || slices.Contains(strings.Split(rowList, ","), row)
+	}
 	contiguous := ops.LookupOp("Contiguous")
 	if contiguous == nil {
 		return fmt.Errorf("ops has no Contiguous op")
@@ -226,6 +259,9 @@ func run(sizeList string, samples int, torchJSON, jsonOut, from string) error {
 			return err
 		}
 		add := func(name string, f func() error) error {
+			if !wanted(name) {
+				return nil
+			}
 			v, err := timed(s, samples, f)
 			if err != nil {
 				return fmt.Errorf("%s at %d: %w", name, n, err)
@@ -256,6 +292,9 @@ func run(sizeList string, samples int, torchJSON, jsonOut, from string) error {
 			{"graph", func(ctx context.Context) error { _, err := eagerChain(ctx, x); return err }},
 			{"fused_graph", func(ctx context.Context) error { _, err := c20.Call1(ctx, []*ops.Tensor{x}); return err }},
 		} {
+			if !wanted(gr.name) {
+				continue
+			}
 			gs, err := cuda.NewStream(0)
 			if err != nil {
 				return err
@@ -294,12 +333,16 @@ func run(sizeList string, samples int, torchJSON, jsonOut, from string) error {
 			if err != nil {
 				return err
 			}
+			defer y.Free()
 			if err := y.BackwardWithGrad(ctx, g); err != nil {
 				return err
 			}
+			// Backward hands the backward kernel's output to leaf as its
+			// Grad: freed here, as a training step frees it after the
+			// update, not left to the garbage collector.
+			dx := leaf.Grad()
 			leaf.ZeroGrad()
-			y.Free()
-			return nil
+			return dx.Free()
 		}); err != nil {
 			return err
 		}
