@@ -73,7 +73,10 @@ func (t *Tensor) Grad() *Tensor {
 	return t.grad
 }
 
-// ZeroGrad drops the accumulated gradient.
+// ZeroGrad drops the accumulated gradient. Its memory then goes back when
+// the garbage collector finds it unreferenced, which for device memory can
+// be long after (the collector does not see it); a loop that is done with
+// a gradient frees it first, t.Grad().Free(), then calls ZeroGrad.
 func (t *Tensor) ZeroGrad() {
 	if t == nil {
 		return
