@@ -4,14 +4,14 @@
 #include "ops/cuda/nccl/csrc/opsnccl.h"
 
 #include <cuda_runtime.h>
-#include <dlfcn.h>
-#include <link.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "ops/cuda/csrc/libload.h"
 
 #if __has_include(<nccl.h>)
 #include <nccl.h>
@@ -58,13 +58,20 @@ Nccl g_nccl;
 // The soname of the major version whose header this file was compiled with.
 std::string soname() { return "libnccl.so." + std::to_string(NCCL_MAJOR); }
 
-bool resolve(void* h, const std::string& file) {
-  struct Sym {
-    const char* name;
-    void** slot;
-  };
+void load() {
+  bool from_env = false;
+  std::string tried;
+  const opscuda::libload::Opened lib = opscuda::libload::open(kEnv, soname(), &from_env, &tried);
+  if (lib.handle == nullptr) {
+    g_error = opscuda::libload::not_found(
+        "NCCL (" + soname() + "), needed by ops/cuda/nccl", tried, from_env, kEnv,
+        "install NCCL " + std::to_string(NCCL_MAJOR) +
+            " (the nvidia-nccl-cu13 wheel, PyTorch's site-packages/nvidia/nccl/lib, or a system "
+            "package)");
+    return;
+  }
 #define OPSNCCL_SYM(field, name) {name, reinterpret_cast<void**>(&g_nccl.field)}
-  const Sym syms[] = {
+  const opscuda::libload::Sym syms[] = {
       OPSNCCL_SYM(get_version, "ncclGetVersion"),
       OPSNCCL_SYM(get_unique_id, "ncclGetUniqueId"),
       OPSNCCL_SYM(init_rank_config, "ncclCommInitRankConfig"),
@@ -85,64 +92,22 @@ bool resolve(void* h, const std::string& file) {
       OPSNCCL_SYM(recv, "ncclRecv"),
   };
 #undef OPSNCCL_SYM
-  for (const Sym& s : syms) {
-    *s.slot = dlsym(h, s.name);
-    if (*s.slot == nullptr) {
-      g_error = file + " lacks " + s.name + ": not an NCCL " + std::to_string(NCCL_MAJOR) +
-                ".x new enough for this build (NCCL " + std::to_string(NCCL_MAJOR) + "." +
-                std::to_string(NCCL_MINOR) + " headers)";
-      return false;
-    }
-  }
-  return true;
-}
-
-void load() {
-  std::vector<std::string> candidates;
-  const char* env = std::getenv(kEnv);
-  const bool from_env = env != nullptr && *env != '\0';
-  if (from_env) {
-    candidates.push_back(env);
-  } else {
-    candidates.push_back(soname());
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-      const char* dir = std::getenv(var);
-      if (dir != nullptr && *dir != '\0') candidates.push_back(std::string(dir) + "/lib64/" + soname());
-    }
-    candidates.push_back("/usr/local/cuda/lib64/" + soname());
-  }
-  std::string tried;
-  for (const std::string& path : candidates) {
-    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (h == nullptr) {
-      const char* why = dlerror();
-      tried += "\n  " + path + ": " + (why != nullptr ? why : "not found");
-      continue;
-    }
-    std::string file = path;
-    struct link_map* lm = nullptr;
-    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != nullptr && lm->l_name != nullptr &&
-        lm->l_name[0] != '\0') {
-      file = lm->l_name;
-    }
-    if (!resolve(h, file)) return;
-    int version = 0;
-    if (g_nccl.get_version(&version) != ncclSuccess || version / 10000 != NCCL_MAJOR) {
-      g_error = file + " is NCCL " + std::to_string(version) + ", this build needs major version " +
-                std::to_string(NCCL_MAJOR);
-      return;
-    }
-    g_version = version;
-    g_path = file;
-    g_loaded = true;
+  if (const char* missing =
+          opscuda::libload::resolve(lib.handle, syms, sizeof(syms) / sizeof(syms[0]))) {
+    g_error = lib.file + " lacks " + missing + ": not an NCCL " + std::to_string(NCCL_MAJOR) +
+              ".x new enough for this build (NCCL " + std::to_string(NCCL_MAJOR) + "." +
+              std::to_string(NCCL_MINOR) + " headers)";
     return;
   }
-  g_error = "cannot load NCCL (" + soname() + "), needed by ops/cuda/nccl; tried:" + tried + "\n" +
-            (from_env ? std::string("(from ") + kEnv + "; unset it to search the usual places)"
-                      : std::string("install NCCL ") + std::to_string(NCCL_MAJOR) +
-                            " (the nvidia-nccl-cu13 wheel, PyTorch's site-packages/nvidia/nccl/lib, "
-                            "or a system package), add its lib directory to LD_LIBRARY_PATH, or "
-                            "set " + kEnv + " to the library file");
+  int version = 0;
+  if (g_nccl.get_version(&version) != ncclSuccess || version / 10000 != NCCL_MAJOR) {
+    g_error = lib.file + " is NCCL " + std::to_string(version) + ", this build needs major version " +
+              std::to_string(NCCL_MAJOR);
+    return;
+  }
+  g_version = version;
+  g_path = lib.file;
+  g_loaded = true;
 }
 
 bool loaded() {
