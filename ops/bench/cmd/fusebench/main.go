@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/chain"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/eventclock"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
@@ -175,27 +176,6 @@ func timed(s *cuda.Stream, samples int, f func() error) (float64, error) {
 	return res[len(res)/2], nil
 }
 
-func eagerChain(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
-	y := x
-	for i := range 20 {
-		var z *ops.Tensor
-		var err error
-		if i%2 == 0 {
-			z, err = ops.AddScalar(ctx, y, 0.25)
-		} else {
-			z, err = ops.Scale(ctx, y, 0.5)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if y != x {
-			y.Free()
-		}
-		y = z
-	}
-	return y, nil
-}
-
 type results struct {
 	Device   string                        `json:"device"`
 	Rows     map[string]map[string]float64 `json:"rows"` // size -> row -> µs per call
@@ -279,7 +259,7 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 		if err := add("copy", func() error { return free(contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{})) }); err != nil {
 			return err
 		}
-		if err := add("eager", func() error { return free(eagerChain(ctx, x)) }); err != nil {
+		if err := add("eager", func() error { return free(chain.Eager(ctx, x)) }); err != nil {
 			return err
 		}
 		if err := add("fused", func() error { return free(c20.Call1(ctx, []*ops.Tensor{x})) }); err != nil {
@@ -289,7 +269,7 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 			name string
 			f    func(ctx context.Context) error
 		}{
-			{"graph", func(ctx context.Context) error { _, err := eagerChain(ctx, x); return err }},
+			{"graph", func(ctx context.Context) error { _, err := chain.Eager(ctx, x); return err }},
 			{"fused_graph", func(ctx context.Context) error { _, err := c20.Call1(ctx, []*ops.Tensor{x}); return err }},
 		} {
 			if !wanted(gr.name) {

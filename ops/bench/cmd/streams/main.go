@@ -29,14 +29,12 @@ import (
 	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/chain"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/bench/internal/eventclock"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 )
 
-const (
-	elems    = 4096
-	chainOps = 20
-)
+const elems = 4096
 
 func main() {
 	chains := flag.Int("chains", 400, "20-op chains per goroutine and sample")
@@ -181,33 +179,10 @@ func input() (*ops.Tensor, error) {
 	return x.To(ctx, ops.CUDA(0))
 }
 
-// chain queues the 20 ops on the stream of ctx, freeing intermediates; x
-// itself is kept.
-func chain(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
-	y := x
-	for i := range chainOps {
-		var z *ops.Tensor
-		var err error
-		if i%2 == 0 {
-			z, err = ops.AddScalar(ctx, y, 0.25)
-		} else {
-			z, err = ops.Scale(ctx, y, 0.5)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if y != x {
-			y.Free()
-		}
-		y = z
-	}
-	return y, nil
-}
-
 // chains runs n chains on the stream of ctx and waits for them.
 func chains(ctx context.Context, x *ops.Tensor, n int) error {
 	for range n {
-		y, err := chain(ctx, x)
+		y, err := chain.Eager(ctx, x)
 		if err != nil {
 			return err
 		}
@@ -234,7 +209,7 @@ func (b *bencher) oneStream() (float64, error) {
 	if err := chains(ctx, x, 2*b.chains); err != nil {
 		return 0, err
 	}
-	return perOp(time.Since(t0), 2*b.chains*chainOps), nil
+	return perOp(time.Since(t0), 2*b.chains*chain.Ops), nil
 }
 
 func (b *bencher) twoGoroutines(streams bool) (float64, error) {
@@ -273,7 +248,7 @@ func (b *bencher) twoGoroutines(streams bool) (float64, error) {
 				return
 			}
 			for range b.chains {
-				y, err := chain(ctxs[i], xs[i])
+				y, err := chain.Eager(ctxs[i], xs[i])
 				if err != nil {
 					errs[i] = err
 					return
@@ -294,7 +269,7 @@ func (b *bencher) twoGoroutines(streams bool) (float64, error) {
 			return 0, err
 		}
 	}
-	return perOp(d, 2*b.chains*chainOps), nil
+	return perOp(d, 2*b.chains*chain.Ops), nil
 }
 
 // timed runs f between two timing events on s (events) or between two
@@ -341,9 +316,9 @@ func (b *bencher) eager(events bool) (float64, error) {
 		return 0, err
 	}
 	ctx := context.Background()
-	return timed(s, events, b.chains*chainOps, func() error {
+	return timed(s, events, b.chains*chain.Ops, func() error {
 		for range b.chains {
-			y, err := chain(ctx, x)
+			y, err := chain.Eager(ctx, x)
 			if err != nil {
 				return err
 			}
@@ -364,7 +339,7 @@ func (b *bencher) graph(events bool) (float64, error) {
 			return 0, err
 		}
 		g, err := cuda.Capture(context.Background(), s, func(ctx context.Context) error {
-			_, err := chain(ctx, x)
+			_, err := chain.Eager(ctx, x)
 			return err
 		})
 		if err != nil {
@@ -372,7 +347,7 @@ func (b *bencher) graph(events bool) (float64, error) {
 		}
 		b.g, b.gs = g, s
 	}
-	return timed(b.gs, events, b.chains*chainOps, func() error {
+	return timed(b.gs, events, b.chains*chain.Ops, func() error {
 		for range b.chains {
 			if err := b.g.Replay(); err != nil {
 				return err
