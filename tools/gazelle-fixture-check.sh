@@ -25,6 +25,8 @@ fail() {
 # The directories that must get a BUILD file, and the targets that must exist afterwards.
 packages=(
   Common
+  Samples/0_Basic/deviceQueryDrv
+  Samples/0_Basic/hostLaunch
   Samples/0_Basic/vectorScale
   Samples/0_Basic/matrixLayout/inc
   Samples/0_Basic/matrixLayout/src
@@ -42,6 +44,8 @@ packages=(
 # Every program (a source defining main()) and the binary that builds it: one per directory is
 # named <dir>_bin, several in a directory are named after their sources.
 binaries=(
+  Samples/0_Basic/deviceQueryDrv:deviceQueryDrv_bin
+  Samples/0_Basic/hostLaunch:hostLaunch_bin
   Samples/0_Basic/matrixLayout/src:src_bin
   Samples/0_Basic/vectorScale:vectorScale_bin
   Samples/1_Libraries/blasAxpy:blasAxpy_bin
@@ -99,6 +103,8 @@ grep -q 'rdc = True' Samples/2_Advanced/sharedCounter/BUILD.bazel || fail "share
 grep -q '"//Common:helper_blas"' Samples/1_Libraries/blasAxpy/BUILD.bazel || fail "blasAxpy: no dep on Common:helper_blas"
 grep -q '"//Samples/0_Basic/matrixLayout/inc"' Samples/0_Basic/matrixLayout/src/BUILD.bazel || fail "matrixLayout/src: no dep on inc/"
 grep -q 'render_d3d.cpp' Common/BUILD.bazel && fail "Common: render_d3d.cpp is in a rule"
+grep -q 'host_srcs_as_cuda = True' Samples/0_Basic/hostLaunch/BUILD.bazel || fail "hostLaunch: host_srcs_as_cuda = True not inferred (main.cpp launches a kernel)"
+grep -q '"@cuda//:cuda_driver_lazy"' Samples/0_Basic/deviceQueryDrv/BUILD.bazel || fail "deviceQueryDrv: no dep on @cuda//:cuda_driver_lazy (it calls the driver API)"
 
 echo "gazelle-fixture-check: a second run changes nothing"
 "$bazelw" run //:gazelle -- -mode=diff || fail "the second gazelle run would change the BUILD files (diff above)"
@@ -116,6 +122,22 @@ needs Samples/3_Playground/kernelVariants:matmul_cublas libcublas || fail "matmu
 for b in Samples/0_Basic/vectorScale:vectorScale_bin Samples/3_Playground/kernelVariants:relu_forward Samples/1_Libraries/randomHost:uniform_example; do
   needs "$b" libcublas && fail "$b links cuBLAS, which it does not use"
 done
+# Every binary starts without a driver: the driver-API program too (cuda_driver_lazy NEEDs no
+# libcuda.so.1). Where there is no GPU, the two that run here say so and exit with 1.
+for b in "${binaries[@]}"; do
+  needs "$b" libcuda && fail "//$b NEEDs libcuda.so.1; it must start without a driver"
+done
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  for run in "Samples/0_Basic/deviceQueryDrv:deviceQueryDrv_bin:deviceQueryDrv: cuInit (is an NVIDIA driver installed?)" \
+    "Samples/0_Basic/hostLaunch:hostLaunch_bin:hostLaunch: no usable CUDA device"; do
+    bin=${run%%:*}/$(cut -d: -f2 <<<"$run")
+    want=$(cut -d: -f3- <<<"$run")
+    rc=0
+    out=$("bazel-bin/$bin" 2>&1) || rc=$?
+    [ "$rc" = 1 ] && grep -qF "$want" <<<"$out" || fail "$bin without a GPU: exit $rc, output: $out (want exit 1 and: $want)"
+    echo "gazelle-fixture-check: $bin without a GPU: $out"
+  done
+fi
 
 echo "gazelle-fixture-check: bazel build --config=cpu //... (the binaries are skipped)"
 "$bazelw" build --config=cpu //...
