@@ -4,16 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 )
 
-// node records how a non-leaf tensor was computed. It is immutable.
+// node records how non-leaf tensors were computed: its outputs (nOut of
+// them; each refers to the node and its index) from inputs. It is
+// immutable. Backward keys pending gradients by (node, output index), so a
+// node refers to its outputs only where its backward does (an op's to its
+// one output; RecordFunc's to none), and an output that nothing uses can
+// be collected or freed while the graph lives.
 type node struct {
 	name   string
 	inputs []*Tensor
-	// backward returns one gradient (or nil) per input; ctx is Backward's
-	// (op nodes use their forward call's instead).
-	backward func(ctx context.Context, g *Tensor) ([]*Tensor, error)
+	nOut   int
+	// backward gets one gradient per output (nil for an output that
+	// received none; at least one is not nil) and returns one gradient
+	// (or nil) per input; ctx is Backward's (op nodes use their forward
+	// call's instead).
+	backward func(ctx context.Context, g []*Tensor) ([]*Tensor, error)
 	// ctx is the forward call's context, without its cancellation (nil
 	// for views and copies): the sums of gradients for the inputs are
 	// computed with it.
@@ -35,8 +44,8 @@ func recordUnary(out *Tensor, name string, in *Tensor, bw func(ctx context.Conte
 	if !in.requiresGrad.Load() {
 		return
 	}
-	out.node = &node{name: name, inputs: []*Tensor{in}, backward: func(ctx context.Context, g *Tensor) ([]*Tensor, error) {
-		r, err := bw(ctx, g)
+	out.node = &node{name: name, inputs: []*Tensor{in}, nOut: 1, backward: func(ctx context.Context, g []*Tensor) ([]*Tensor, error) {
+		r, err := bw(ctx, g[0])
 		return []*Tensor{r}, err
 	}}
 	out.requiresGrad.Store(true)
@@ -159,107 +168,170 @@ func (t *Tensor) BackwardWithGrad(ctx context.Context, grad *Tensor) error {
 	}
 	order := topoOrder(t)
 	own := newGradOwner()
-	grads := map[*Tensor]*Tensor{t: grad.Detach()}
+	grads := map[slot]*Tensor{t.slot(): grad.Detach()}
 	for i := len(order) - 1; i >= 0; i-- {
-		u := order[i]
-		g := grads[u]
-		delete(grads, u)
-		if g == nil {
+		v := order[i]
+		if v.leaf != nil {
+			g := grads[slot{leaf: v.leaf}]
+			delete(grads, slot{leaf: v.leaf})
+			if g == nil {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("ops.Backward: stopped before accumulating into a leaf: %w", err)
+			}
+			if err := v.leaf.accumulateGrad(ctx, g, own); err != nil {
+				return err
+			}
+			continue
+		}
+		n := v.n
+		gs := make([]*Tensor, n.nOut)
+		got := false
+		for k := range gs {
+			gs[k] = grads[slot{n: n, k: k}]
+			delete(grads, slot{n: n, k: k})
+			got = got || gs[k] != nil
+		}
+		if !got {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("ops.Backward: stopped before %s: %w", u.nodeName(), err)
+			return fmt.Errorf("ops.Backward: stopped before the backward of %s: %w", n.name, err)
 		}
-		if u.node == nil {
-			if err := u.accumulateGrad(ctx, g, own); err != nil {
-				return err
+		if err := n.run(ctx, op, gs, grads, own); err != nil {
+			return err
+		}
+	}
+	// t's node (a backward may need t) stays reachable until the end.
+	runtime.KeepAlive(t)
+	return nil
+}
+
+// slot is where a pending gradient goes: output k of node n, or a leaf.
+type slot struct {
+	n    *node
+	k    int
+	leaf *Tensor
+}
+
+func (t *Tensor) slot() slot {
+	if t.node == nil {
+		return slot{leaf: t}
+	}
+	return slot{n: t.node, k: t.out}
+}
+
+// run calls n's backward on the gradients of its outputs, adds the results
+// to the pending gradients of its inputs and drops gs.
+func (n *node) run(ctx context.Context, op string, gs []*Tensor, grads map[slot]*Tensor, own *gradOwner) error {
+	gin, err := n.backward(ctx, gs)
+	if err != nil {
+		var oe *OpError
+		if errors.As(err, &oe) {
+			return err
+		}
+		return opErr(op, "", ErrGrad, "backward of %s: %v", n.name, err)
+	}
+	if len(gin) != len(n.inputs) {
+		return opErr(op, "", ErrGrad, "backward of %s returned %d gradients for %d inputs", n.name, len(gin), len(n.inputs))
+	}
+	// Each result is held before gs are dropped: a result may be one of
+	// them or a view of one.
+	for _, gj := range gin {
+		if gj != nil && gj.buf != nil {
+			own.hold(gj)
+		}
+	}
+	for j, in := range n.inputs {
+		gj := gin[j]
+		if gj == nil || gj.buf == nil {
+			continue
+		}
+		if !in.requiresGrad.Load() {
+			if err := own.drop(gj); err != nil {
+				return opErr(op, "", ErrGrad, "backward of %s: %v", n.name, err)
 			}
 			continue
 		}
-		gin, err := u.node.backward(ctx, g)
-		if err != nil {
-			var oe *OpError
-			if errors.As(err, &oe) {
+		if !slices.Equal(gj.shape, in.shape) || gj.dtype != in.dtype || gj.device != in.device {
+			return opErr(op, "", ErrGrad, "backward of %s returned a gradient %v for input %d, expected shape %v, dtype %v, device %v",
+				n.name, gj, j, in.shape, in.dtype, in.device)
+		}
+		key := in.slot()
+		if prev := grads[key]; prev != nil {
+			sum, err := n.sumGrads(ctx, op, prev, gj)
+			if err != nil {
 				return err
 			}
-			return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
+			if err := errors.Join(own.drop(prev), own.drop(gj)); err != nil {
+				return opErr(op, "", ErrGrad, "backward of %s: %v", n.name, err)
+			}
+			own.hold(sum)
+			gj = sum
 		}
-		if len(gin) != len(u.node.inputs) {
-			return opErr(op, "", ErrGrad, "backward of %s returned %d gradients for %d inputs", u.node.name, len(gin), len(u.node.inputs))
-		}
-		// Each result is held before g is dropped: a result may be g or a view of it.
-		for _, gj := range gin {
-			if gj != nil && gj.buf != nil {
-				own.hold(gj)
-			}
-		}
-		for j, in := range u.node.inputs {
-			gj := gin[j]
-			if gj == nil || gj.buf == nil {
-				continue
-			}
-			if !in.requiresGrad.Load() {
-				if err := own.drop(gj); err != nil {
-					return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
-				}
-				continue
-			}
-			if !slices.Equal(gj.shape, in.shape) || gj.dtype != in.dtype || gj.device != in.device {
-				return opErr(op, "", ErrGrad, "backward of %s returned a gradient %v for input %d, expected shape %v, dtype %v, device %v",
-					u.node.name, gj, j, in.shape, in.dtype, in.device)
-			}
-			if prev := grads[in]; prev != nil {
-				sum, err := u.sumGrads(ctx, op, prev, gj)
-				if err != nil {
-					return err
-				}
-				if err := errors.Join(own.drop(prev), own.drop(gj)); err != nil {
-					return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
-				}
-				own.hold(sum)
-				gj = sum
-			}
-			grads[in] = gj.Detach()
+		grads[key] = gj.Detach()
+	}
+	for _, g := range gs {
+		if g == nil {
+			continue
 		}
 		if err := own.drop(g); err != nil {
-			return opErr(op, "", ErrGrad, "backward of %s: %v", u.node.name, err)
+			return opErr(op, "", ErrGrad, "backward of %s: %v", n.name, err)
 		}
 	}
 	return nil
 }
 
-// sumGrads adds two gradients of one input of u's node, with the forward
-// call's context (its stream, on a GPU), or ctx, Backward's, for views and
+// sumGrads adds two gradients of one input of n, with the forward call's
+// context (its stream, on a GPU), or ctx, Backward's, for views and
 // copies.
-func (u *Tensor) sumGrads(ctx context.Context, op string, a, b *Tensor) (*Tensor, error) {
-	if u.node.ctx != nil {
-		ctx = u.node.ctx
+func (n *node) sumGrads(ctx context.Context, op string, a, b *Tensor) (*Tensor, error) {
+	if n.ctx != nil {
+		ctx = n.ctx
 	}
 	return axpbyOp.call(ctx, op, []*Tensor{a, b}, Args{Floats: []float64{1, 1}}, false)
 }
 
-// topoOrder returns the tensors that t depends on through inputs requiring
-// grad, each after all of its inputs (iterative DFS post-order).
-func topoOrder(t *Tensor) []*Tensor {
+// vertex is a vertex of the graph Backward walks: a node, or a leaf that
+// requires grad.
+type vertex struct {
+	n    *node
+	leaf *Tensor
+}
+
+func (t *Tensor) vertex() vertex {
+	if t.node == nil {
+		return vertex{leaf: t}
+	}
+	return vertex{n: t.node}
+}
+
+// topoOrder returns the vertices that t depends on through inputs
+// requiring grad, each after all of its inputs' (iterative DFS
+// post-order): in reverse, a node comes after every node that consumes any
+// of its outputs.
+func topoOrder(t *Tensor) []vertex {
 	type frame struct {
-		t *Tensor
+		v vertex
 		i int
 	}
-	var order []*Tensor
-	seen := map[*Tensor]bool{t: true}
-	stack := []frame{{t, 0}}
+	var order []vertex
+	root := t.vertex()
+	seen := map[vertex]bool{root: true}
+	stack := []frame{{root, 0}}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if f.t.node != nil && f.i < len(f.t.node.inputs) {
-			in := f.t.node.inputs[f.i]
+		if f.v.n != nil && f.i < len(f.v.n.inputs) {
+			in := f.v.n.inputs[f.i]
 			f.i++
-			if in.requiresGrad.Load() && !seen[in] {
-				seen[in] = true
-				stack = append(stack, frame{in, 0})
+			if w := in.vertex(); in.requiresGrad.Load() && !seen[w] {
+				seen[w] = true
+				stack = append(stack, frame{w, 0})
 			}
 			continue
 		}
-		order = append(order, f.t)
+		order = append(order, f.v)
 		stack = stack[:len(stack)-1]
 	}
 	return order
@@ -290,12 +362,4 @@ func (t *Tensor) accumulateGrad(ctx context.Context, g *Tensor, own *gradOwner) 
 		return opErr("Backward", "", ErrGrad, "%v", err)
 	}
 	return nil
-}
-
-// nodeName names what Backward is about to do with t, for messages.
-func (t *Tensor) nodeName() string {
-	if t.node == nil {
-		return "accumulating into a leaf"
-	}
-	return "the backward of " + t.node.name
 }

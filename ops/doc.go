@@ -184,8 +184,9 @@
 //
 // A computation that does not fit the registry (several outputs, inputs
 // of several dtypes, kernels generated at run time, like the fused chains
-// of package ops/fuse) allocates its outputs with Empty and makes each an
-// autograd node with RecordFunc.
+// of package ops/fuse) allocates its outputs with Empty and records them
+// as one autograd node with RecordFunc, whose FuncBackward gets the
+// gradients of all the outputs at once.
 //
 // # Autograd
 //
@@ -193,7 +194,8 @@
 // require grad record a graph node on its output. Backward (for a
 // one-element output) or BackwardWithGrad walks the graph in reverse
 // topological order, summing the gradients of tensors used several times,
-// and accumulates into Grad of the leaves. Backward functions are ops, so
+// and accumulates into Grad of the leaves; a node with several outputs
+// (RecordFunc) runs once, after everything that used any of them. Backward functions are ops, so
 // they run on the tensors' device, each with the context of its forward
 // call, so its ops run where the forward ran (with ops/cuda, on the
 // forward's stream, like PyTorch's autograd). Detach gives a leaf that

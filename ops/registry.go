@@ -425,7 +425,7 @@ func (o *Op) recordNode(ctx context.Context, out *Tensor, ts []*Tensor, args Arg
 	ins, a := slices.Clone(ts), args.clone()
 	bw := o.def.Backward
 	fwd := context.WithoutCancel(ctx)
-	out.node = &node{name: o.def.Name, inputs: ins, ctx: fwd, backward: func(_ context.Context, g *Tensor) ([]*Tensor, error) {
+	out.node = &node{name: o.def.Name, inputs: ins, nOut: 1, ctx: fwd, backward: func(_ context.Context, g []*Tensor) ([]*Tensor, error) {
 		if bw == nil {
 			return nil, opErr(o.def.Name, "", ErrGrad, "backward is not implemented")
 		}
@@ -433,7 +433,7 @@ func (o *Op) recordNode(ctx context.Context, out *Tensor, ts []*Tensor, args Arg
 		for i, t := range ins {
 			det[i] = t.Detach()
 		}
-		return bw(fwd, g, det, a, out.Detach())
+		return bw(fwd, g[0], det, a, out.Detach())
 	}}
 	out.requiresGrad.Store(true)
 }

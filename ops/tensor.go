@@ -26,6 +26,7 @@ type Tensor struct {
 
 	requiresGrad atomic.Bool
 	node         *node // autograd node that produced t; nil for leaves
+	out          int   // which output of node t is
 
 	gradMu sync.Mutex
 	grad   *Tensor

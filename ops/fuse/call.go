@@ -49,8 +49,9 @@ func runnerFor(dt ops.DeviceType) Runner {
 // its Expr's dtype. On a GPU it queues one kernel on the stream ctx
 // chooses (with ops/cuda, cuda.WithStream) and does not wait for it, so it
 // can be captured into a CUDA graph like any op; on the CPU it computes
-// the outputs before returning. When an input requires grad, each output
-// records an autograd node whose backward is a fused chain too.
+// the outputs before returning. When an input requires grad, the call
+// records one autograd node over all its outputs, whose backward is one
+// fused kernel too.
 //
 // Errors (*ops.OpError, naming the chain and, for dtype errors, the step)
 // wrap ops.ErrArg (counts), ops.ErrNil, ops.ErrFreed, ops.ErrDevice,

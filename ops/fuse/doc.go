@@ -84,14 +84,14 @@
 //
 // # Autograd
 //
-// When an input requires grad, each output records one node
-// (ops.RecordFunc) whose backward is a chain derived by reverse-mode
-// differentiation of the steps, compiled and cached like any chain: one
-// kernel reads the inputs and the output's gradient, recomputes what the
-// derivatives need and writes every input's gradient. The gradient of a
-// broadcast input is then summed over its broadcast dimensions (a MatMul by
-// a vector of ones). A chain with several outputs records one node per
-// output, each with its own fused backward: a loss that uses several
-// outputs runs one backward kernel per output used, and Backward sums
-// their contributions to each input.
+// When an input requires grad, a call records one autograd node over all
+// its outputs (ops.RecordFunc). Backward runs it once, after everything
+// that used any output, with the gradients of the outputs that received
+// one; its backward is one chain derived by reverse-mode differentiation of
+// the steps, seeded with those gradients, and compiled and cached (per
+// dtypes and set of outputs with gradients) like any chain: one kernel
+// reads the inputs and those gradients, recomputes what the derivatives
+// need and writes every input's gradient. The gradient of a broadcast input
+// is then summed over its broadcast dimensions (a MatMul by a vector of
+// ones). GradSource and GradSourceFor return the backward kernels' source.
 package fuse

@@ -9,11 +9,12 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
-// Autograd: each output of a call records a node (ops.RecordFunc) whose
-// backward is a chain derived from the forward one by reverse-mode
-// differentiation of its steps and compiled like any chain: one kernel
-// that reads the inputs and the output's gradient, recomputes what the
-// derivatives need, and writes every input's gradient.
+// Autograd: a call records one node (ops.RecordFunc) over all its outputs.
+// Its backward is a chain derived from the forward one by reverse-mode
+// differentiation of its steps, seeded with the gradients of the outputs
+// that received one, and compiled like any chain: one kernel that reads
+// the inputs and those gradients, recomputes what the derivatives need,
+// and writes every input's gradient.
 
 // exprs rebuilds each step as an Expr.
 func (c *Chain) exprs() []Expr {
@@ -46,10 +47,12 @@ func (c *Chain) exprs() []Expr {
 }
 
 // backward returns the chain computing the gradients of the inputs from
-// the gradient of output k (input c.nIn of the returned chain), for a spec's
-// dtypes, and which input each of its outputs is the gradient of.
-func (c *Chain) backward(s *Spec, k int) (*Chain, []int, error) {
-	key := fmt.Sprintf("%v|%d", s.InDTypes, k)
+// the gradients of outputs with[0], with[1], ... (ascending; inputs c.nIn,
+// c.nIn+1, ... of the returned chain, after the forward inputs), for a
+// spec's dtypes, and which input each of its outputs is the gradient of;
+// nil when those outputs depend on no input.
+func (c *Chain) backward(s *Spec, with []int) (*Chain, []int, error) {
+	key := fmt.Sprintf("%v|%v", s.InDTypes, with)
 	c.mu.Lock()
 	bc, ok := c.grads[key]
 	c.mu.Unlock()
@@ -77,7 +80,9 @@ func (c *Chain) backward(s *Spec, k int) (*Chain, []int, error) {
 		sum := Add(*adj[i], g)
 		adj[i] = &sum
 	}
-	add(c.outputs[k], In(c.nIn))
+	for m, k := range with {
+		add(c.outputs[k], In(c.nIn+m))
+	}
 	zero := Const(0)
 	for i := len(c.steps) - 1; i >= 0; i-- {
 		if adj[i] == nil {
@@ -196,9 +201,16 @@ func (c *Chain) backward(s *Spec, k int) (*Chain, []int, error) {
 	if len(outs) == 0 {
 		return nil, nil, nil
 	}
-	bc, err := build(c.name+"_grad"+fmt.Sprint(k), outs, c.opts, c.nIn+1, c.nArg, false)
+	name := c.name + "_grad"
+	for m, k := range with {
+		if m > 0 {
+			name += "_"
+		}
+		name += fmt.Sprint(k)
+	}
+	bc, err := build(name, outs, c.opts, c.nIn+len(with), c.nArg, false)
 	if err != nil {
-		return nil, nil, fmt.Errorf("fuse.%s: deriving the backward of output %d: %w", c.name, k, err)
+		return nil, nil, fmt.Errorf("fuse.%s: deriving the backward of outputs %v: %w", c.name, with, err)
 	}
 	bc.gradOf = gradOf
 	c.mu.Lock()
@@ -216,7 +228,9 @@ func anyNeeds(needs []bool, args []int) bool {
 	return false
 }
 
-// record makes each output an autograd node when an input requires grad.
+// record makes the outputs of a call one autograd node when an input
+// requires grad. The backward of every output is derived first, so a chain
+// that is not differentiable fails here rather than in Backward.
 func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor, scalars []float64) error {
 	req := false
 	for _, t := range inputs {
@@ -225,35 +239,47 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 	if !req {
 		return nil
 	}
-	sc := append([]float64(nil), scalars...)
-	for k, o := range outs {
-		bc, gradOf, err := c.backward(s, k)
-		if err != nil {
-			return err
-		}
-		name := fmt.Sprintf("fuse.%s (output %d)", c.name, k)
-		bw := func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
-			res := make([]*ops.Tensor, len(in))
-			if bc == nil {
-				return res, nil
-			}
-			gs, err := bc.Call(ctx, append(append([]*ops.Tensor{}, in...), g), sc...)
-			if err != nil {
-				return nil, err
-			}
-			for m, j := range gradOf {
-				if res[j], err = sumTo(ctx, gs[m], in[j].Shape()); err != nil {
-					return nil, fmt.Errorf("fuse.%s: the gradient of broadcast input %d: %w", c.name, j, err)
-				}
-			}
-			return res, nil
-		}
-		if err := ops.RecordFunc(ctx, name, o, inputs, bw); err != nil {
-			return err
-		}
+	all := make([]int, len(outs))
+	for k := range all {
+		all[k] = k
 	}
-	return nil
+	if _, _, err := c.backward(s, all); err != nil {
+		return err
+	}
+	sc := append([]float64(nil), scalars...)
+	bw := func(ctx context.Context, grads, in, _ []*ops.Tensor) ([]*ops.Tensor, error) {
+		var with []int
+		bin := append([]*ops.Tensor{}, in...)
+		for k, g := range grads {
+			if g != nil {
+				with, bin = append(with, k), append(bin, g)
+			}
+		}
+		if testHookBackward != nil {
+			testHookBackward(c, with)
+		}
+		res := make([]*ops.Tensor, len(in))
+		bc, gradOf, err := c.backward(s, with)
+		if err != nil || bc == nil {
+			return res, err
+		}
+		gs, err := bc.Call(ctx, bin, sc...)
+		if err != nil {
+			return nil, err
+		}
+		for m, j := range gradOf {
+			if res[j], err = sumTo(ctx, gs[m], in[j].Shape()); err != nil {
+				return nil, fmt.Errorf("fuse.%s: the gradient of broadcast input %d: %w", c.name, j, err)
+			}
+		}
+		return res, nil
+	}
+	return ops.RecordFunc(ctx, "fuse."+c.name, outs, inputs, bw)
 }
+
+// testHookBackward, when set by a test, is called by each backward of a
+// call with the outputs that received gradients.
+var testHookBackward func(c *Chain, with []int)
 
 // sumTo returns g (contiguous, of the broadcast shape) summed over the
 // dimensions along which an input of shape sh was broadcast: g itself when
@@ -330,23 +356,43 @@ func sumTo(ctx context.Context, g *ops.Tensor, sh []int) (*ops.Tensor, error) {
 	return sum.Reshape(sh...)
 }
 
-// GradSource returns the CUDA source of the backward kernel of output k for
-// inputs of the given dtypes (contiguous, n elements), or "" when output k
-// depends on no input.
+// GradSource returns the CUDA source of the backward kernel of a call in
+// which only output k received a gradient: GradSourceFor with outputs
+// []int{k}.
 func (c *Chain) GradSource(k, n int, dtypes ...ops.DType) (string, error) {
-	if k < 0 || k >= len(c.outputs) {
-		return "", c.errorf(ops.ErrArg, "output %d does not exist (%d outputs)", k, len(c.outputs))
+	return c.GradSourceFor([]int{k}, n, dtypes...)
+}
+
+// GradSourceFor returns the CUDA source of the backward kernel of a call
+// in which the given outputs (distinct, ascending) received gradients, for
+// inputs of the given dtypes (contiguous, n elements), or "" when those
+// outputs depend on no input. The kernel's inputs are the chain's followed
+// by the gradients of those outputs.
+func (c *Chain) GradSourceFor(outputs []int, n int, dtypes ...ops.DType) (string, error) {
+	if len(outputs) == 0 {
+		return "", c.errorf(ops.ErrArg, "no outputs given")
+	}
+	for m, k := range outputs {
+		if k < 0 || k >= len(c.outputs) {
+			return "", c.errorf(ops.ErrArg, "output %d does not exist (%d outputs)", k, len(c.outputs))
+		}
+		if m > 0 && k <= outputs[m-1] {
+			return "", c.errorf(ops.ErrArg, "outputs %v are not distinct and ascending", outputs)
+		}
 	}
 	s, err := c.SpecFor(n, dtypes...)
 	if err != nil {
 		return "", err
 	}
-	bc, _, err := c.backward(s, k)
+	bc, _, err := c.backward(s, outputs)
 	if err != nil || bc == nil {
 		return "", err
 	}
-	outT := s.OutDTypes[k]
-	bs, err := bc.SpecFor(n, append(append([]ops.DType{}, dtypes...), outT)...)
+	bt := append([]ops.DType{}, dtypes...)
+	for _, k := range outputs {
+		bt = append(bt, s.OutDTypes[k])
+	}
+	bs, err := bc.SpecFor(n, bt...)
 	if err != nil {
 		return "", err
 	}

@@ -40,7 +40,7 @@ type Chain struct {
 	mu      sync.Mutex
 	specs   map[string]*Spec   // by dtypes and layout (spec)
 	typings map[string]*typing // by dtypes (typed)
-	grads   map[string]*Chain
+	grads   map[string]*Chain  // backward chains, by dtypes and the outputs with gradients (backward)
 
 	gradOf []int // for a backward chain: the forward input of each output
 }
