@@ -195,10 +195,10 @@
 // one-element output) or BackwardWithGrad walks the graph in reverse
 // topological order, summing the gradients of tensors used several times,
 // and accumulates into Grad of the leaves; a node with several outputs
-// (RecordFunc) runs once, after everything that used any of them. Backward functions are ops, so
-// they run on the tensors' device, each with the context of its forward
-// call, so its ops run where the forward ran (with ops/cuda, on the
-// forward's stream, like PyTorch's autograd). Detach gives a leaf that
+// (RecordFunc) runs once, after everything that used any of them.
+// Backward functions are ops, so they run on the tensors' device, each
+// with the context of its forward call, so its ops run where the forward
+// ran (with ops/cuda, on the forward's stream, like PyTorch's autograd). Detach gives a leaf that
 // records nothing, which is how to compute without building a graph. Each
 // graph is owned by its tensors, so independent computations may run
 // concurrently; concurrent Backward calls that reach the same leaf add
