@@ -243,7 +243,8 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 	for k := range all {
 		all[k] = k
 	}
-	if _, _, err := c.backward(s, all); err != nil {
+	allBC, allOf, err := c.backward(s, all)
+	if err != nil {
 		return err
 	}
 	sc := append([]float64(nil), scalars...)
@@ -259,9 +260,15 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 			testHookBackward(c, with)
 		}
 		res := make([]*ops.Tensor, len(in))
-		bc, gradOf, err := c.backward(s, with)
-		if err != nil || bc == nil {
-			return res, err
+		bc, gradOf := allBC, allOf
+		if len(with) < len(grads) {
+			var err error
+			if bc, gradOf, err = c.backward(s, with); err != nil {
+				return nil, err
+			}
+		}
+		if bc == nil {
+			return res, nil
 		}
 		gs, err := bc.Call(ctx, bin, sc...)
 		if err != nil {
