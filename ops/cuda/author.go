@@ -47,15 +47,17 @@ func NewLaunch(ctx context.Context, tensors ...*ops.Tensor) (*Launch, error) {
 	if len(tensors) == 0 {
 		return nil, fmt.Errorf("cuda: NewLaunch: no tensors: %w", ops.ErrArg)
 	}
-	sts := make([]*storage, len(tensors))
+	l := newLaunch(len(tensors))
+	sts := l.sts
 	for i, t := range tensors {
 		if t == nil {
 			return nil, fmt.Errorf("cuda: NewLaunch: tensor %d: %w", i, ops.ErrNil)
 		}
-		if t.Storage() == nil {
+		stor := t.Storage()
+		if stor == nil {
 			return nil, fmt.Errorf("cuda: NewLaunch: tensor %d has been freed: %w", i, ops.ErrFreed)
 		}
-		st, err := storageOf(t.Storage())
+		st, err := storageOf(stor)
 		if err == nil && i > 0 && st.device != sts[0].device {
 			err = fmt.Errorf("on cuda:%d, tensor 0 on cuda:%d: %w", st.device, sts[0].device, ops.ErrDevice)
 		}
@@ -65,8 +67,7 @@ func NewLaunch(ctx context.Context, tensors ...*ops.Tensor) (*Launch, error) {
 		sts[i] = st
 	}
 	s := StreamFrom(ctx, sts[0].device).effective()
-	l := &Launch{Stream: uintptr(s.touch()), Device: s.device, DType: int(dtypeCode(tensors[0].DType())),
-		N: tensors[0].Numel(), Ptr: make([]uintptr, len(tensors)), s: s, sts: sts}
+	l.Stream, l.Device, l.DType, l.N, l.s = uintptr(s.touch()), s.device, int(dtypeCode(tensors[0].DType())), tensors[0].Numel(), s
 	for i, st := range sts {
 		if st.n > 0 {
 			if err := orderUse(st, s); err != nil {
@@ -76,6 +77,24 @@ func NewLaunch(ctx context.Context, tensors ...*ops.Tensor) (*Launch, error) {
 		l.Ptr[i] = uintptr(st.at(tensors[i].Offset()))
 	}
 	return l, nil
+}
+
+// launchFew is a Launch with room for the tensors of most launches, so
+// that NewLaunch allocates once.
+type launchFew struct {
+	l   Launch
+	ptr [6]uintptr
+	sts [6]*storage
+}
+
+// newLaunch returns a Launch whose Ptr and sts have n elements.
+func newLaunch(n int) *Launch {
+	if n > len(launchFew{}.ptr) {
+		return &Launch{Ptr: make([]uintptr, n), sts: make([]*storage, n)}
+	}
+	b := &launchFew{}
+	b.l.Ptr, b.l.sts = b.ptr[:n], b.sts[:n]
+	return &b.l
 }
 
 // Check returns nil for code 0 (cudaSuccess), else the *Error of the

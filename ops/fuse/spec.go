@@ -202,7 +202,9 @@ func planFor(shape []int, in []*ops.Tensor, inT, outT []ops.DType) plan {
 	linear := true
 	aligned := true
 	for j, t := range in {
-		if t.Dim() != len(shape) || !equalInts(t.Shape(), shape) || !t.IsContiguous() {
+		// t broadcasts to shape (checked by broadcast): of its rank and size,
+		// it has shape itself (or no elements, when nothing is computed).
+		if t.Dim() != len(shape) || t.Numel() != p.n || !t.IsContiguous() {
 			linear = false
 			break
 		}
@@ -339,9 +341,11 @@ func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = &Spec{Chain: c, Key: fmt.Sprintf("%s|%v|%v|%d|%d|%v", c.sig, inT, p.layout, vec, len(p.dims), p.index64),
+	// A copy: the caller's inT (on its stack) must not escape through the spec.
+	dts := append([]ops.DType(nil), inT...)
+	s = &Spec{Chain: c, Key: fmt.Sprintf("%s|%v|%v|%d|%d|%v", c.sig, dts, p.layout, vec, len(p.dims), p.index64),
 		Layout: p.layout, VecWidth: vec, Rank: len(p.dims), Index64: p.index64,
-		InDTypes: append([]ops.DType(nil), inT...), OutDTypes: t.out, stepType: t.steps}
+		InDTypes: dts, OutDTypes: t.out, stepType: t.steps}
 	s.Entry = "fuse_" + sanitize(c.name) + "_" + shortHash(s.Key)
 	s.source = generate(s)
 	c.mu.Lock()

@@ -183,7 +183,8 @@ func run(ctx context.Context, l *fuse.Launch) error {
 	}
 	s := l.Spec
 	dev := l.Outputs[0].Device().Index
-	ts := append(append(make([]*ops.Tensor, 0, len(l.Outputs)+len(l.Inputs)), l.Outputs...), l.Inputs...)
+	var buf [8]*ops.Tensor
+	ts := append(append(buf[:0], l.Outputs...), l.Inputs...)
 	ln, err := opscuda.NewLaunch(ctx, ts...)
 	if err != nil {
 		return err

@@ -13,7 +13,9 @@
 // eager (20 ops), graph (the 20 ops captured with cuda.Capture and
 // replayed), fused (one chain call), fused_graph (the call captured and
 // replayed), poly_hand (ops.Polynomial) and poly_fused (the polynomial as a
-// chain), poly_fwdbwd (the fused polynomial forward and its fused backward
+// chain), each also captured and replayed (poly_hand_graph,
+// poly_fused_graph: the kernels' own time where a call's host work hides
+// it), poly_fwdbwd (the fused polynomial forward and its fused backward
 // through autograd). Every figure is the median over --samples batches of
 // calls timed with CUDA events on the stream (a batch lasts >= 5 ms).
 package main
@@ -271,6 +273,11 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 		}{
 			{"graph", func(ctx context.Context) error { _, err := chain.Eager(ctx, x); return err }},
 			{"fused_graph", func(ctx context.Context) error { _, err := c20.Call1(ctx, []*ops.Tensor{x}); return err }},
+			{"poly_hand_graph", func(ctx context.Context) error { _, err := ops.Polynomial(ctx, x, pa, pb, pc, pd); return err }},
+			{"poly_fused_graph", func(ctx context.Context) error {
+				_, err := poly.Call1(ctx, []*ops.Tensor{x}, pa, pb, pc, pd)
+				return err
+			}},
 		} {
 			if !wanted(gr.name) {
 				continue
@@ -418,11 +425,11 @@ func printTable(w *os.File, g results, t *torchResults, sizes []int) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "\n## Polynomial a*x^3+b*x^2+c*x+d, float32, µs per call\n\n| elements | hand-written | fused | fused / hand-written speed | fused fwd+bwd (autograd) | fwd+bwd %% of copy |")
+	fmt.Fprintf(w, "\n## Polynomial a*x^3+b*x^2+c*x+d, float32, µs per call\n\n| elements | hand-written | fused | fused / hand-written speed | hand-written in graph | fused in graph | in graph: fused / hand-written | fused fwd+bwd (autograd) | fwd+bwd %% of copy |")
 	if t != nil {
 		fmt.Fprintf(w, " torch eager | torch.compile |")
 	}
-	fmt.Fprintf(w, "\n|---|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "\n|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	if t != nil {
 		fmt.Fprintf(w, "---:|---:|")
 	}
@@ -430,7 +437,8 @@ func printTable(w *os.File, g results, t *torchResults, sizes []int) {
 	for _, n := range sizes {
 		r := g.Rows[strconv.Itoa(n)]
 		// fwd+bwd moves 5 passes (x, y; x, g, dx); a copy moves 2.
-		fmt.Fprintf(w, "| %d | %.1f | %.1f | %.3f | %.1f | %.1f%% |", n, r["poly_hand"], r["poly_fused"], r["poly_hand"]/r["poly_fused"], r["poly_fwdbwd"], 100*2.5*r["copy"]/r["poly_fwdbwd"])
+		fmt.Fprintf(w, "| %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.1f | %.1f%% |", n, r["poly_hand"], r["poly_fused"], r["poly_hand"]/r["poly_fused"],
+			r["poly_hand_graph"], r["poly_fused_graph"], r["poly_hand_graph"]/r["poly_fused_graph"], r["poly_fwdbwd"], 100*2.5*r["copy"]/r["poly_fwdbwd"])
 		if t != nil {
 			tr := t.Rows[strconv.Itoa(n)]
 			fmt.Fprintf(w, " %s | %s |", f(tr["poly_eager"], tr != nil), f(tr["poly_compile"], tr != nil))
@@ -440,13 +448,18 @@ func printTable(w *os.File, g results, t *torchResults, sizes []int) {
 	fmt.Fprintf(w, "\n## Targets (issue 29)\n\n")
 	for _, n := range sizes {
 		r := g.Rows[strconv.Itoa(n)]
+		p, pg := r["poly_hand"]/r["poly_fused"], r["poly_hand_graph"]/r["poly_fused_graph"]
 		if n >= 64<<20 {
 			frac := r["copy"] / r["fused"]
 			fmt.Fprintf(w, "- %d: fused chain at %.1f%% of the copy's bandwidth (target >= 90%%): %s\n", n, 100*frac, verdict(frac >= targetCopyFrac))
-			p := r["poly_hand"] / r["poly_fused"]
 			fmt.Fprintf(w, "- %d: fused polynomial at %.1f%% of the hand-written kernel's speed (target >= 95%%): %s\n", n, 100*p, verdict(p >= targetPolyFrac))
 			fb := 2.5 * r["copy"] / r["poly_fwdbwd"]
 			fmt.Fprintf(w, "- %d: fused polynomial forward+backward at %.1f%% of copy (target >= 90%%): %s\n", n, 100*fb, verdict(fb >= 0.90))
+		} else if pg > 0 {
+			// Below 64M a call's host work (allocation, launch) takes longer than its kernel: the
+			// graph rows compare the kernels.
+			fmt.Fprintf(w, "- %d: fused polynomial in a graph at %.1f%% of the hand-written kernel's speed (target >= 95%%): %s; called eagerly %.1f%% (the host's work per call)\n",
+				n, 100*pg, verdict(pg >= targetPolyFrac), 100*p)
 		}
 		if n == 4096 && t != nil {
 			tr := t.Rows["4096"]
