@@ -134,8 +134,9 @@ func (t *Tensor) Backward(ctx context.Context) error {
 // BackwardWithGrad back-propagates grad (the gradient of some scalar with
 // respect to t; same shape, dtype and device as t) through the recorded
 // graph in reverse topological order, so tensors used several times get
-// the sum of their gradients, and accumulates the results into the Grad of
-// the leaves that require grad. Backward functions run as ops on the
+// the sum of their gradients and a node with several outputs (RecordFunc)
+// runs once with the gradients of all of them, and accumulates the results
+// into the Grad of the leaves that require grad. Backward functions run as ops on the
 // tensors' device without recording (no double backward), each op's with
 // the context of its forward call (with ops/cuda, on the forward's
 // stream), the others (views, copies, sums into leaves) with ctx. The
