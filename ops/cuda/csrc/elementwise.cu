@@ -52,8 +52,11 @@ __device__ __forceinline__ ew_t<T> ld(T x) {
   return ew_t<T>(to_wide(x));
 }
 
+// The functors' scalars are of type S: double, or float for the 16-bit types (which compute in
+// float), converted once on the host instead of in every thread.
+template <typename S>
 struct AddScalarF {
-  double s;
+  S s;
   __device__ AddScalarF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x) const {
@@ -80,8 +83,9 @@ struct ScaleFloatF {
 // Whether s is exactly a float.
 inline bool is_float(double s) { return (double)(float)s == s; }
 
+template <typename S>
 struct ScaleF {
-  double s;
+  S s;
   __device__ ScaleF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x) const {
@@ -89,8 +93,9 @@ struct ScaleF {
   }
 };
 
+template <typename S>
 struct AxpbyF {
-  double a, b;
+  S a, b;
   __device__ AxpbyF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x, T y) const {
@@ -99,8 +104,9 @@ struct AxpbyF {
   }
 };
 
+template <typename S>
 struct PolyF {
-  double a, b, c, d;
+  S a, b, c, d;
   __device__ PolyF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T x) const {
@@ -110,8 +116,9 @@ struct PolyF {
   }
 };
 
+template <typename S>
 struct PolyBwdF {
-  double a3, b2, c;  // 3a, 2b, c
+  S a3, b2, c;  // 3a, 2b, c
   __device__ PolyBwdF prepare() const { return *this; }
   template <typename T>
   __device__ T operator()(T g, T x) const {
@@ -357,32 +364,42 @@ cudaError_t narrow_backward_typed(int device, opscuda_dptr out, opscuda_dptr g,
 
 using namespace opscuda;
 
+// The 16-bit functors get their scalars as floats (rounded here as the device's conversion
+// would round them, so the results are the same bits).
 extern "C" int opscuda_add_scalar(opscuda_stream st, const opscuda_ew* e, double s) {
-  const AddScalarF f{s};
+  const AddScalarF<double> f{s};
+  const AddScalarF<float> h{(float)s};
   if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) {
-    return run<1>(st, e, AddScalarFloatF{(float)s}, f, f, f);
+    return run<1>(st, e, AddScalarFloatF{(float)s}, f, h, h);
   }
-  return run<1>(st, e, f);
+  return run<1>(st, e, f, f, h, h);
 }
 
 extern "C" int opscuda_scale(opscuda_stream st, const opscuda_ew* e, double s) {
-  const ScaleF f{s};
-  if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) return run<1>(st, e, ScaleFloatF{(float)s}, f, f, f);
-  return run<1>(st, e, f);
+  const ScaleF<double> f{s};
+  const ScaleF<float> h{(float)s};
+  if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) return run<1>(st, e, ScaleFloatF{(float)s}, f, h, h);
+  return run<1>(st, e, f, f, h, h);
 }
 
 extern "C" int opscuda_axpby(opscuda_stream st, const opscuda_ew* e, double a, double b) {
-  return run<2>(st, e, AxpbyF{a, b});
+  const AxpbyF<double> f{a, b};
+  const AxpbyF<float> h{(float)a, (float)b};
+  return run<2>(st, e, f, f, h, h);
 }
 
 extern "C" int opscuda_polynomial(opscuda_stream st, const opscuda_ew* e, double a, double b,
                                   double c, double d) {
-  return run<1>(st, e, PolyF{a, b, c, d});
+  const PolyF<double> f{a, b, c, d};
+  const PolyF<float> h{(float)a, (float)b, (float)c, (float)d};
+  return run<1>(st, e, f, f, h, h);
 }
 
 extern "C" int opscuda_polynomial_backward(opscuda_stream st, const opscuda_ew* e, double a,
                                            double b, double c) {
-  return run<2>(st, e, PolyBwdF{3 * a, 2 * b, c});
+  const PolyBwdF<double> f{3 * a, 2 * b, c};
+  const PolyBwdF<float> h{(float)(3 * a), (float)(2 * b), (float)c};
+  return run<2>(st, e, f, f, h, h);
 }
 
 extern "C" int opscuda_copy(opscuda_stream st, const opscuda_ew* e) {
