@@ -17,7 +17,9 @@
 // poly_fused_graph: the kernels' own time where a call's host work hides
 // it), poly_fwdbwd (the fused polynomial forward and its fused backward
 // through autograd). Every figure is the median over --samples batches of
-// calls timed with CUDA events on the stream (a batch lasts >= 5 ms).
+// calls timed with CUDA events on the stream (a batch lasts >= 5 ms); the
+// batches of a size's eager rows are interleaved, one of each row per
+// round, so that the host's drift reaches them alike.
 package main
 
 import (
@@ -25,6 +27,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -139,14 +142,30 @@ func timeFirstUse() error {
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
+// row is one measurement: a name and the call it times.
+type row struct {
+	name string
+	f    func() error
+}
+
 // timed returns the median per-call time in µs of f on s.
 func timed(s *cuda.Stream, samples int, f func() error) (float64, error) {
+	m, err := timedRows(s, samples, []row{{"", f}})
+	return m[""], err
+}
+
+// timedRows returns the median per-call time in µs of each row's call on
+// s. The rows' batches are interleaved (one batch of each row per round,
+// --samples rounds), so that a drift of the host's speed during the run
+// (which decides a call's time where its kernel is shorter than its host
+// work) reaches every row alike instead of the rows measured at that time.
+func timedRows(s *cuda.Stream, samples int, rows []row) (map[string]float64, error) {
 	clk, err := eventclock.New(s)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer clk.Close()
-	batch := func(n int) (float64, error) {
+	batch := func(f func() error, n int) (float64, error) {
 		if err := clk.Start(); err != nil {
 			return 0, err
 		}
@@ -158,24 +177,33 @@ func timed(s *cuda.Stream, samples int, f func() error) (float64, error) {
 		d, err := clk.Stop()
 		return float64(d.Nanoseconds()) / 1e3 / float64(n), err
 	}
-	if _, err := batch(1); err != nil { // warm-up: compiles, allocates
-		return 0, err
-	}
-	one, err := batch(1)
-	if err != nil {
-		return 0, err
-	}
-	n := int(min(max(5000/max(one, 1e-3), 3), 2000))
-	var res []float64
-	for range samples {
-		v, err := batch(n)
-		if err != nil {
-			return 0, err
+	calls := make([]int, len(rows))
+	for i, r := range rows {
+		if _, err := batch(r.f, 1); err != nil { // warm-up: compiles, allocates
+			return nil, fmt.Errorf("%s: %w", r.name, err)
 		}
-		res = append(res, v)
+		one, err := batch(r.f, 1)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.name, err)
+		}
+		calls[i] = int(min(max(5000/max(one, 1e-3), 3), 2000)) // a batch lasts >= 5 ms
 	}
-	slices.Sort(res)
-	return res[len(res)/2], nil
+	times := make([][]float64, len(rows))
+	for range samples {
+		for i, r := range rows {
+			v, err := batch(r.f, calls[i])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", r.name, err)
+			}
+			times[i] = append(times[i], v)
+		}
+	}
+	med := map[string]float64{}
+	for i, r := range rows {
+		slices.Sort(times[i])
+		med[r.name] = times[i][len(times[i])/2]
+	}
+	return med, nil
 }
 
 type results struct {
@@ -240,16 +268,11 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 		if err != nil {
 			return err
 		}
-		add := func(name string, f func() error) error {
-			if !wanted(name) {
-				return nil
+		var eager []row
+		add := func(name string, f func() error) {
+			if wanted(name) {
+				eager = append(eager, row{name, f})
 			}
-			v, err := timed(s, samples, f)
-			if err != nil {
-				return fmt.Errorf("%s at %d: %w", name, n, err)
-			}
-			r[name] = v
-			return nil
 		}
 		free := func(t *ops.Tensor, err error) error {
 			if err == nil {
@@ -258,15 +281,11 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 			return err
 		}
 		// The copy: the Contiguous op's kernel (as ops/bench's copy row).
-		if err := add("copy", func() error { return free(contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{})) }); err != nil {
-			return err
-		}
-		if err := add("eager", func() error { return free(chain.Eager(ctx, x)) }); err != nil {
-			return err
-		}
-		if err := add("fused", func() error { return free(c20.Call1(ctx, []*ops.Tensor{x})) }); err != nil {
-			return err
-		}
+		add("copy", func() error { return free(contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{})) })
+		add("eager", func() error { return free(chain.Eager(ctx, x)) })
+		add("fused", func() error { return free(c20.Call1(ctx, []*ops.Tensor{x})) })
+		add("poly_hand", func() error { return free(ops.Polynomial(ctx, x, pa, pb, pc, pd)) })
+		add("poly_fused", func() error { return free(poly.Call1(ctx, []*ops.Tensor{x}, pa, pb, pc, pd)) })
 		for _, gr := range []struct {
 			name string
 			f    func(ctx context.Context) error
@@ -298,12 +317,6 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 			}
 			r[gr.name] = v
 		}
-		if err := add("poly_hand", func() error { return free(ops.Polynomial(ctx, x, pa, pb, pc, pd)) }); err != nil {
-			return err
-		}
-		if err := add("poly_fused", func() error { return free(poly.Call1(ctx, []*ops.Tensor{x}, pa, pb, pc, pd)) }); err != nil {
-			return err
-		}
 		leaf := x.Detach()
 		if err := leaf.SetRequiresGrad(true); err != nil {
 			return err
@@ -315,7 +328,7 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 		if err != nil {
 			return err
 		}
-		if err := add("poly_fwdbwd", func() error {
+		add("poly_fwdbwd", func() error {
 			y, err := poly.Call1(ctx, []*ops.Tensor{leaf}, pa, pb, pc, pd)
 			if err != nil {
 				return err
@@ -330,9 +343,12 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 			dx := leaf.Grad()
 			leaf.ZeroGrad()
 			return dx.Free()
-		}); err != nil {
-			return err
+		})
+		times, err := timedRows(s, samples, eager)
+		if err != nil {
+			return fmt.Errorf("at %d elements: %w", n, err)
 		}
+		maps.Copy(r, times)
 		fmt.Fprintf(os.Stderr, "%d: %v\n", n, r)
 		g.Free()
 		x.Free()
