@@ -131,20 +131,28 @@ func TestLoadAndLaunch(t *testing.T) {
 	}
 }
 
+// scaleAdd loads the embedded image on device 0 (unloaded when the test ends) and returns its
+// scale_add kernel.
+func scaleAdd(t *testing.T) *cumodule.Kernel {
+	t.Helper()
+	m, err := cumodule.Load(0, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	k, err := m.Kernel("scale_add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // LaunchWith: the same kernel with the tensors ordered by cuda.NewLaunch and the parameters given
 // as their 8 bytes; the result matches Launch's, and a nil or foreign launch is refused.
 func TestLaunchWith(t *testing.T) {
 	requireGPU(t)
 	ctx := context.Background()
-	m, err := cumodule.Load(0, image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	k, err := m.Kernel("scale_add")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := scaleAdd(t)
 	const n = 1<<16 + 5
 	x := tensor(t)(ops.Rand(3, ops.Float32, n))
 	xd := tensor(t)(x.To(ctx, ops.CUDA(0)))
@@ -180,15 +188,7 @@ func TestLaunchWith(t *testing.T) {
 // on the default stream.
 func TestLaunchOnStream(t *testing.T) {
 	requireGPU(t)
-	m, err := cumodule.Load(0, image)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	k, err := m.Kernel("scale_add")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := scaleAdd(t)
 	const n = 1<<20 + 3
 	x := tensor(t)(ops.Rand(11, ops.Float32, n))
 	s, err := cuda.NewStream(0)
