@@ -18,8 +18,8 @@
 // it), poly_fwdbwd (the fused polynomial forward and its fused backward
 // through autograd). Every figure is the median over --samples batches of
 // calls timed with CUDA events on the stream (a batch lasts >= 5 ms); the
-// batches of a size's eager rows are interleaved, one of each row per
-// round, so that the host's drift reaches them alike.
+// batches of a size's rows are interleaved, one of each row per round, so
+// that the host's drift reaches them alike.
 package main
 
 import (
@@ -142,16 +142,12 @@ func timeFirstUse() error {
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
-// row is one measurement: a name and the call it times.
+// row is one measurement: a name, the stream its work goes to (nil: the
+// one timedRows is given) and the call it times.
 type row struct {
 	name string
+	s    *cuda.Stream
 	f    func() error
-}
-
-// timed returns the median per-call time in µs of f on s.
-func timed(s *cuda.Stream, samples int, f func() error) (float64, error) {
-	m, err := timedRows(s, samples, []row{{"", f}})
-	return m[""], err
 }
 
 // timedRows returns the median per-call time in µs of each row's call on
@@ -160,17 +156,37 @@ func timed(s *cuda.Stream, samples int, f func() error) (float64, error) {
 // (which decides a call's time where its kernel is shorter than its host
 // work) reaches every row alike instead of the rows measured at that time.
 func timedRows(s *cuda.Stream, samples int, rows []row) (map[string]float64, error) {
-	clk, err := eventclock.New(s)
-	if err != nil {
-		return nil, err
+	clocks := map[*cuda.Stream]*eventclock.Clock{}
+	defer func() {
+		for _, c := range clocks {
+			c.Close()
+		}
+	}()
+	clock := func(r row) (*eventclock.Clock, error) {
+		rs := r.s
+		if rs == nil {
+			rs = s
+		}
+		if c, ok := clocks[rs]; ok {
+			return c, nil
+		}
+		c, err := eventclock.New(rs)
+		if err != nil {
+			return nil, err
+		}
+		clocks[rs] = c
+		return c, nil
 	}
-	defer clk.Close()
-	batch := func(f func() error, n int) (float64, error) {
+	batch := func(r row, n int) (float64, error) {
+		clk, err := clock(r)
+		if err != nil {
+			return 0, err
+		}
 		if err := clk.Start(); err != nil {
 			return 0, err
 		}
 		for range n {
-			if err := f(); err != nil {
+			if err := r.f(); err != nil {
 				return 0, err
 			}
 		}
@@ -179,10 +195,10 @@ func timedRows(s *cuda.Stream, samples int, rows []row) (map[string]float64, err
 	}
 	calls := make([]int, len(rows))
 	for i, r := range rows {
-		if _, err := batch(r.f, 1); err != nil { // warm-up: compiles, allocates
+		if _, err := batch(r, 1); err != nil { // warm-up: compiles, allocates
 			return nil, fmt.Errorf("%s: %w", r.name, err)
 		}
-		one, err := batch(r.f, 1)
+		one, err := batch(r, 1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.name, err)
 		}
@@ -191,7 +207,7 @@ func timedRows(s *cuda.Stream, samples int, rows []row) (map[string]float64, err
 	times := make([][]float64, len(rows))
 	for range samples {
 		for i, r := range rows {
-			v, err := batch(r.f, calls[i])
+			v, err := batch(r, calls[i])
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", r.name, err)
 			}
@@ -268,10 +284,10 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 		if err != nil {
 			return err
 		}
-		var eager []row
+		var rows []row
 		add := func(name string, f func() error) {
 			if wanted(name) {
-				eager = append(eager, row{name, f})
+				rows = append(rows, row{name, nil, f})
 			}
 		}
 		free := func(t *ops.Tensor, err error) error {
@@ -286,6 +302,14 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 		add("fused", func() error { return free(c20.Call1(ctx, []*ops.Tensor{x})) })
 		add("poly_hand", func() error { return free(ops.Polynomial(ctx, x, pa, pb, pc, pd)) })
 		add("poly_fused", func() error { return free(poly.Call1(ctx, []*ops.Tensor{x}, pa, pb, pc, pd)) })
+		// The graph rows: each call captured on a stream of its own and
+		// replayed there, timed with the other rows.
+		var closers []func()
+		closeAll := func() {
+			for _, c := range closers {
+				c()
+			}
+		}
 		for _, gr := range []struct {
 			name string
 			f    func(ctx context.Context) error
@@ -303,19 +327,17 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 			}
 			gs, err := cuda.NewStream(0)
 			if err != nil {
+				closeAll()
 				return err
 			}
 			g, err := cuda.Capture(ctx, gs, gr.f)
 			if err != nil {
+				gs.Close()
+				closeAll()
 				return fmt.Errorf("capturing %s: %w", gr.name, err)
 			}
-			v, err := timed(gs, samples, g.Replay)
-			g.Close()
-			gs.Close()
-			if err != nil {
-				return fmt.Errorf("%s at %d: %w", gr.name, n, err)
-			}
-			r[gr.name] = v
+			closers = append(closers, func() { g.Close(); gs.Close() })
+			rows = append(rows, row{gr.name, gs, g.Replay})
 		}
 		leaf := x.Detach()
 		if err := leaf.SetRequiresGrad(true); err != nil {
@@ -344,7 +366,8 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 			leaf.ZeroGrad()
 			return dx.Free()
 		})
-		times, err := timedRows(s, samples, eager)
+		times, err := timedRows(s, samples, rows)
+		closeAll()
 		if err != nil {
 			return fmt.Errorf("at %d elements: %w", n, err)
 		}
