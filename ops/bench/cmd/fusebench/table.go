@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 )
 
@@ -128,8 +130,8 @@ func printTable(w *os.File, g results, t *torchResults, sizes []int) {
 		}
 	}
 	if t != nil {
-		for k, v := range t.FirstCallMS {
-			fmt.Fprintf(w, "- first call of %s: %.0f ms\n", k, v)
+		for _, k := range slices.Sorted(maps.Keys(t.FirstCallMS)) {
+			fmt.Fprintf(w, "- first call of %s: %.0f ms\n", k, t.FirstCallMS[k])
 		}
 	}
 }
