@@ -139,7 +139,22 @@ func tolerance(dt ops.DType) float64 {
 	return 1e-6
 }
 
-func compare(what string, dt ops.DType, got []float64, want func(i int) float64) error {
+// zerosOn returns a tensor of zeros of dtype dt and shape on dev.
+func zerosOn(dev ops.Device, dt ops.DType, shape ...int) (*ops.Tensor, error) {
+	x, err := ops.Zeros(dt, shape...)
+	if err != nil {
+		return nil, err
+	}
+	return x.To(context.Background(), dev)
+}
+
+// compare reads x and checks each element i against want(i) within dt's
+// tolerance (relative, absolute below 1); what names the result in errors.
+func compare(what string, dt ops.DType, x *ops.Tensor, want func(i int) float64) error {
+	got, err := x.Float64s()
+	if err != nil {
+		return fmt.Errorf("%s %v: reading the result: %w", what, dt, err)
+	}
 	for i, g := range got {
 		w := want(i)
 		if math.Abs(g-w) > tolerance(dt)*math.Max(1, math.Abs(w)) {
@@ -168,11 +183,7 @@ func TestCollectives(t *testing.T) {
 				if err := c.AllReduce(ctx, x, op); err != nil {
 					return err
 				}
-				got, err := x.Float64s()
-				if err != nil {
-					return err
-				}
-				return compare(fmt.Sprintf("rank %d AllReduce %v", c.Rank(), op), dt, got, func(i int) float64 { return reduce(op, ranks, i) })
+				return compare(fmt.Sprintf("rank %d AllReduce %v", c.Rank(), op), dt, x, func(i int) float64 { return reduce(op, ranks, i) })
 			})
 		}
 		each(t, comms, func(c *nccl.Comm) error {
@@ -184,11 +195,7 @@ func TestCollectives(t *testing.T) {
 			if err := c.Broadcast(ctx, x, root); err != nil {
 				return err
 			}
-			got, err := x.Float64s()
-			if err != nil {
-				return err
-			}
-			if err := compare(fmt.Sprintf("rank %d Broadcast", c.Rank()), dt, got, func(i int) float64 { return value(root, i) }); err != nil {
+			if err := compare(fmt.Sprintf("rank %d Broadcast", c.Rank()), dt, x, func(i int) float64 { return value(root, i) }); err != nil {
 				return err
 			}
 			// Reduce to rank 0: the others keep their input.
@@ -199,14 +206,11 @@ func TestCollectives(t *testing.T) {
 			if err := c.Reduce(ctx, y, nccl.Sum, 0); err != nil {
 				return err
 			}
-			if got, err = y.Float64s(); err != nil {
-				return err
-			}
 			want := func(i int) float64 { return value(c.Rank(), i) }
 			if c.Rank() == 0 {
 				want = func(i int) float64 { return reduce(nccl.Sum, ranks, i) }
 			}
-			if err := compare(fmt.Sprintf("rank %d Reduce", c.Rank()), dt, got, want); err != nil {
+			if err := compare(fmt.Sprintf("rank %d Reduce", c.Rank()), dt, y, want); err != nil {
 				return err
 			}
 			// AllGather into [n*m/10, 10], then ReduceScatter back.
@@ -217,37 +221,25 @@ func TestCollectives(t *testing.T) {
 			if in, err = in.Reshape(m/10, 10); err != nil {
 				return err
 			}
-			out, err := ops.Zeros(dt, n*m/10, 10)
+			out, err := zerosOn(c.Device(), dt, n*m/10, 10)
 			if err != nil {
-				return err
-			}
-			if out, err = out.To(ctx, c.Device()); err != nil {
 				return err
 			}
 			if err := c.AllGather(ctx, out, in); err != nil {
 				return err
 			}
-			if got, err = out.Float64s(); err != nil {
+			if err := compare(fmt.Sprintf("rank %d AllGather", c.Rank()), dt, out, func(i int) float64 { return value(i/m, i%m) }); err != nil {
 				return err
 			}
-			if err := compare(fmt.Sprintf("rank %d AllGather", c.Rank()), dt, got, func(i int) float64 { return value(i/m, i%m) }); err != nil {
-				return err
-			}
-			part, err := ops.Zeros(dt, m/10, 10)
+			part, err := zerosOn(c.Device(), dt, m/10, 10)
 			if err != nil {
-				return err
-			}
-			if part, err = part.To(ctx, c.Device()); err != nil {
 				return err
 			}
 			if err := c.ReduceScatter(ctx, part, out, nccl.Sum); err != nil {
 				return err
 			}
-			if got, err = part.Float64s(); err != nil {
-				return err
-			}
 			// out is the same on every rank, so block r of the sum is n times rank r's input.
-			return compare(fmt.Sprintf("rank %d ReduceScatter", c.Rank()), dt, got, func(i int) float64 { return float64(n) * value(c.Rank(), i) })
+			return compare(fmt.Sprintf("rank %d ReduceScatter", c.Rank()), dt, part, func(i int) float64 { return float64(n) * value(c.Rank(), i) })
 		})
 	}
 }
@@ -264,11 +256,8 @@ func TestSendRecvRing(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		y, err := ops.Zeros(ops.Float32, 4096)
+		y, err := zerosOn(c.Device(), ops.Float32, 4096)
 		if err != nil {
-			return err
-		}
-		if y, err = y.To(ctx, c.Device()); err != nil {
 			return err
 		}
 		var g nccl.Group
@@ -277,12 +266,8 @@ func TestSendRecvRing(t *testing.T) {
 		if err := g.Run(ctx); err != nil {
 			return err
 		}
-		got, err := y.Float64s()
-		if err != nil {
-			return err
-		}
 		from := (c.Rank() + n - 1) % n
-		return compare(fmt.Sprintf("rank %d Recv from %d", c.Rank(), from), ops.Float32, got, func(i int) float64 { return value(from, i) })
+		return compare(fmt.Sprintf("rank %d Recv from %d", c.Rank(), from), ops.Float32, y, func(i int) float64 { return value(from, i) })
 	})
 }
 
@@ -314,11 +299,7 @@ func TestGroupOneGoroutine(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, x := range xs {
-		got, err := x.Float64s()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := compare(fmt.Sprintf("rank %d", i), ops.BFloat16, got, func(j int) float64 { return reduce(nccl.Max, devices(n), j) }); err != nil {
+		if err := compare(fmt.Sprintf("rank %d", i), ops.BFloat16, x, func(j int) float64 { return reduce(nccl.Max, devices(n), j) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -358,11 +339,7 @@ func TestGraphCapture(t *testing.T) {
 				return err
 			}
 		}
-		got, err := x.Float64s()
-		if err != nil {
-			return err
-		}
-		return compare(fmt.Sprintf("rank %d after 2 replays", c.Rank()), ops.Float32, got, func(i int) float64 {
+		return compare(fmt.Sprintf("rank %d after 2 replays", c.Rank()), ops.Float32, x, func(i int) float64 {
 			return float64(n) * reduce(nccl.Sum, devices(n), i)
 		})
 	})
@@ -376,10 +353,7 @@ func TestBadInput(t *testing.T) {
 	c := comms[0]
 	ctx := context.Background()
 	gpu := func(dt ops.DType, shape ...int) *ops.Tensor {
-		x, err := ops.Zeros(dt, shape...)
-		if err == nil {
-			x, err = x.To(ctx, c.Device())
-		}
+		x, err := zerosOn(c.Device(), dt, shape...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -640,11 +614,7 @@ func TestBlocking(t *testing.T) {
 			if err := c.Synchronize(ctx); err != nil {
 				return err
 			}
-			got, err := x.Float64s()
-			if err != nil {
-				return err
-			}
-			return compare(fmt.Sprintf("rank %d", c.Rank()), dt, got, func(i int) float64 { return reduce(nccl.Max, devices(n), i) })
+			return compare(fmt.Sprintf("rank %d", c.Rank()), dt, x, func(i int) float64 { return reduce(nccl.Max, devices(n), i) })
 		})
 	}
 }
