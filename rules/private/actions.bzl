@@ -26,6 +26,83 @@ def _version_at_least(version, minimum):
         return True
     return (int(parts[0]), int(parts[1])) >= minimum
 
+# nvcc options that choose device targets or device code kinds the split (see nvcc_compile) does not
+# model: with one of them in copts a source compiles in one nvcc action.
+_UNSPLITTABLE_COPTS = [
+    "-gencode",
+    "--generate-code",
+    "-arch",
+    "--gpu-architecture",
+    "-code",
+    "--gpu-code",
+    "-dlto",
+    "--dlink-time-opt",
+    "-lto",
+]
+
+def _unsplittable(copts):
+    """The first option in copts that keeps a source in one nvcc action, or None."""
+    for f in copts:
+        name = f.split("=")[0]
+        if name in _UNSPLITTABLE_COPTS or (name.startswith("-arch") and name != "-arch") or (name.startswith("-code") and name != "-code"):
+            return f
+    return None
+
+def parse_gencode(flags):
+    """The device code that -gencode flags ask for, by virtual arch.
+
+    Args:
+      flags: list of "-gencode=arch=compute_V,code=C" flags (the arch resolver's), C being sm_R or
+        compute_V.
+
+    Returns:
+      list of (V, [codes]) in the order of the flags, or None where a flag has another shape.
+    """
+    order = []
+    codes = {}
+    for flag in flags:
+        if not flag.startswith("-gencode=arch=compute_") or ",code=" not in flag:
+            return None
+        virtual, _, code = flag[len("-gencode=arch=compute_"):].partition(",code=")
+        if not virtual or not code or "," in code or "[" in code:
+            return None
+        if not (code.startswith("sm_") or code == "compute_" + virtual):
+            return None
+        if virtual not in codes:
+            order.append(virtual)
+            codes[virtual] = []
+        codes[virtual].append(code)
+    return [(v, codes[v]) for v in order]
+
+def arch_list(gencode):
+    """nvcc's __CUDA_ARCH_LIST__ for these -gencode flags: the virtual archs, ascending (800,900)."""
+    archs = {}
+    for flag in gencode:
+        for part in flag.split(","):
+            if "arch=compute_" in part:
+                digits = "".join([c for c in part.split("arch=compute_")[1].elems() if c.isdigit()])
+                if digits:
+                    archs[int(digits) * 10] = True
+    return ",".join([str(a) for a in sorted(archs.keys())])
+
+def _cpus(n):
+    """A resource_set function declaring n CPUs (nvcc --threads n) to Bazel's local scheduler."""
+    return _RESOURCE_SETS[min(n, len(_RESOURCE_SETS))]
+
+def _cpu1(_os, _inputs):
+    return {"cpu": 1}
+
+def _cpu2(_os, _inputs):
+    return {"cpu": 2}
+
+def _cpu3(_os, _inputs):
+    return {"cpu": 3}
+
+def _cpu4(_os, _inputs):
+    return {"cpu": 4}
+
+_RESOURCE_SETS = {1: _cpu1, 2: _cpu2, 3: _cpu3, 4: _cpu4}
+
 def nvcc_compile(
         actions,
         cuda,
@@ -39,14 +116,23 @@ def nvcc_compile(
         compilation_context,
         copts,
         host_copts,
-        as_cuda = False):
-    """Compiles one source file to an object with nvcc.
+        split = True):
+    """Compiles one CUDA source file to an object with nvcc.
+
+    Split (the default), the compile is a graph of actions that each do one part of what nvcc does in
+    one run: per virtual arch V of the -gencode flags, `nvcc -ptx` (NvccPtx: device preprocessing and
+    cicc) writes compute_V PTX; per real arch, `nvcc -cubin` from that PTX (NvccSass: ptxas) writes
+    the SASS; NvccFatbin packs them as nvcc's fatbinary step would; NvccHost runs nvcc's host steps
+    with that fatbinary (nvcc_split.sh). The object is byte-identical to the single action's. A
+    source stays one action (NvccCompile, with nvcc --threads and as many CPUs declared) when split
+    is False, the toolkit is older than CUDA 12, the flags are not the arch resolver's, or copts
+    choose device code themselves (-gencode, -arch, -dlto, ...).
 
     Args:
       actions: ctx.actions.
       cuda: CudaToolchainInfo.
       host: the host compiler (host_compiler.bzl).
-      src: File, a .cu (compiled as CUDA) or .cc/.cpp/.cxx (host C++ with CUDA headers).
+      src: File, the source (compiled as CUDA whatever its extension: nvcc -x cu).
       out: the object File to write.
       gencode_flags: list of -gencode flags (from the arch resolver).
       mode: "dbg", "opt" or "fastbuild".
@@ -55,53 +141,201 @@ def nvcc_compile(
       compilation_context: merged CcCompilationContext (headers, includes, defines of deps and self).
       copts: list of extra nvcc options.
       host_copts: list of host-compiler options (each passed with -Xcompiler).
-      as_cuda: compile src as CUDA whatever its extension (nvcc -x cu).
+      split: bool, whether to split the compile (--@rules_cuda_go//toolchains:split_nvcc).
     """
-    args = actions.args()
-    if src.extension == "cu" or as_cuda:
+    line_info = has_line_info(mode, copts)
+    common = struct(
+        src = src,
+        host = host,
+        cuda = cuda,
+        mode = mode,
+        rdc = rdc,
+        fast_math = fast_math,
+        compilation_context = compilation_context,
+        copts = copts,
+        host_copts = host_copts,
+    )
+    entries = parse_gencode(gencode_flags)
+    if (not split or not entries or _unsplittable(copts) or not _version_at_least(cuda.version, (12, 0)) or
+        not cuda.nvcc_split):
+        args = actions.args()
         args.add("-x", "cu")
-    args.add("-c", src)
-    args.add("-o", out)
-    args.add_all(host_compiler_flags(host))
+        args.add("-c", src)
+        args.add("-o", out)
+        _add_common(args, common)
+        args.add_all(gencode_flags)
+        threads = len(gencode_flags) if _version_at_least(cuda.version, (11, 2)) else 1
+        if threads > 1:
+            args.add("--threads", str(threads))
+        nvcc_run(
+            actions = actions,
+            cuda = cuda,
+            host = host,
+            args = args,
+            src = src,
+            headers = compilation_context.headers,
+            out = out,
+            line_info = line_info,
+            mnemonic = "NvccCompile",
+            progress_message = "Compiling CUDA " + src.short_path,
+            resource_set = _cpus(threads) if threads > 1 else None,
+        )
+        return
+
+    # The device actions' files go in a directory of their own, apart from the names of the
+    # temporary files nvcc's host steps write next to the object (-objtemp) and remove.
+    device_dir = out.basename + ".device/"
+    fatbin_name = out.basename + ".fatbin.c"
+    stub = actions.declare_file(device_dir + "stub.c", sibling = out)
+    images = []
+    arch_define = "-D__CUDA_ARCH_LIST__=" + arch_list(gencode_flags).replace(",", "\\,")
+    for i, (virtual, codes) in enumerate(entries):
+        ptx = actions.declare_file(device_dir + "compute_%s.ptx" % virtual, sibling = out)
+        args = actions.args()
+        args.add("-x", "cu")
+        args.add("-ptx", src)
+        args.add("-o", ptx)
+        _add_common(args, common)
+        args.add("-gencode=arch=compute_%s,code=compute_%s" % (virtual, virtual))
+
+        # What nvcc defines for the whole -gencode list, which CCCL names its ABI namespace after.
+        args.add_all(["-U__CUDA_ARCH_LIST__", arch_define])
+        outputs = [ptx]
+        if i == len(entries) - 1:
+            # cicc writes the host's registration stub for the kernels only when asked; nvcc's host
+            # compile includes the one of its last virtual arch, which includes the fatbinary.
+            args.add_all(["-Xcicc", "--stub_file_name", "-Xcicc", stub])
+            args.add_all(["-Xcicc", "--include_file_name", "-Xcicc", fatbin_name])
+            outputs.append(stub)
+        nvcc_run(
+            actions = actions,
+            cuda = cuda,
+            host = host,
+            args = args,
+            src = src,
+            headers = compilation_context.headers,
+            out = ptx,
+            line_info = line_info,
+            mnemonic = "NvccPtx",
+            progress_message = "Compiling CUDA %s to PTX for compute_%s" % (src.short_path, virtual),
+            extra_outputs = outputs[1:],
+        )
+        if "compute_" + virtual in codes:
+            images.append(("ptx:" + virtual, ptx))
+        for code in codes:
+            if not code.startswith("sm_"):
+                continue
+            real = code[len("sm_"):]
+            cubin = actions.declare_file(device_dir + "sm_%s.cubin" % real, sibling = out)
+            args = actions.args()
+            args.add("-cubin", ptx)
+            args.add("-o", cubin)
+            _add_common(args, common)
+            args.add("-gencode=arch=compute_%s,code=sm_%s" % (virtual, real))
+
+            # ptxas reads the modification times of the sources the PTX names into device line
+            # tables: those compiles need the sources, staged as NvccPtx's are.
+            nvcc_run(
+                actions = actions,
+                cuda = cuda,
+                host = host,
+                args = args,
+                src = src,
+                headers = compilation_context.headers if line_info else depset(),
+                out = cubin,
+                line_info = line_info,
+                mnemonic = "NvccSass",
+                progress_message = "Compiling CUDA %s to SASS for sm_%s" % (src.short_path, real),
+                extra_inputs = [ptx],
+                with_src = line_info,
+            )
+            images.append(("elf:" + real, cubin))
+
+    whole = actions.args()
+    whole.add("-x", "cu")
+    whole.add("-c", src)
+    whole.add("-o", out)
+    _add_common(whole, common)
+    whole.add_all(gencode_flags)
+
+    fatbin_c = actions.declare_file(device_dir + fatbin_name, sibling = out)
+    head = actions.args()
+    head.add("fatbin")
+    head.add(cuda.nvcc)
+    head.add(fatbin_c)
+    for key, f in images:
+        head.add(f, format = key + "=%s")
+    head.add("--")
+    actions.run(
+        executable = cuda.nvcc_split,
+        toolchain = CUDA_TOOLCHAIN_TYPE,
+        arguments = [head, whole],
+        inputs = depset([f for _, f in images], transitive = [cuda.toolkit_files, host.files]),
+        outputs = [fatbin_c],
+        env = host.env,
+        mnemonic = "NvccFatbin",
+        progress_message = "Packing the device code of CUDA %s" % src.short_path,
+    )
+    head = actions.args()
+    head.add("host")
+    head.add(cuda.nvcc)
+    head.add(stub)
+    head.add(fatbin_c)
+    head.add("--")
+    actions.run(
+        executable = cuda.nvcc_split,
+        toolchain = CUDA_TOOLCHAIN_TYPE,
+        arguments = [head, whole],
+        inputs = depset([src, stub, fatbin_c], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
+        outputs = [out],
+        env = host.env,
+        mnemonic = "NvccHost",
+        progress_message = "Compiling CUDA %s (host code)" % src.short_path,
+    )
+
+def _add_common(args, c):
+    """The options every nvcc action of one source's compile shares (all but the mode and targets)."""
+    args.add_all(host_compiler_flags(c.host))
     args.add_all(["-Xcompiler", "-fPIC"])
 
     # Bit-identical objects from any directory: nvcc names its temporary files after the process
     # id unless they go next to the object (-objtemp, CUDA >= 11.8 here), and cudafe++ hashes the
     # absolute source path into the names of anonymous-namespace symbols unless told the
     # execroot-relative one.
-    if _version_at_least(cuda.version, (11, 8)):
+    if _version_at_least(c.cuda.version, (11, 8)):
         args.add("-objtemp")
-    args.add("-Xcudafe", "--orig_src_path_name=" + src.path)
-    args.add_all(gencode_flags)
-    args.add_all(MODE_FLAGS[mode])
-    if rdc:
+    args.add("-Xcudafe", "--orig_src_path_name=" + c.src.path)
+    args.add_all(MODE_FLAGS[c.mode])
+    if c.rdc:
         args.add("-rdc=true")
-    if fast_math:
+    if c.fast_math:
         args.add("--use_fast_math")
-    args.add_all(compilation_context.defines, format_each = "-D%s")
-    args.add_all(compilation_context.local_defines, format_each = "-D%s")
-    _add_includes(args, compilation_context)
-    args.add_all(copts)
-    for f in host_copts:
+    args.add_all(c.compilation_context.defines, format_each = "-D%s")
+    args.add_all(c.compilation_context.local_defines, format_each = "-D%s")
+    _add_includes(args, c.compilation_context)
+    args.add_all(c.copts)
+    for f in c.host_copts:
         args.add_all(["-Xcompiler", f])
-    nvcc_run(
-        actions = actions,
-        cuda = cuda,
-        host = host,
-        args = args,
-        src = src,
-        headers = compilation_context.headers,
-        out = out,
-        line_info = has_line_info(mode, copts),
-        mnemonic = "NvccCompile",
-        progress_message = "Compiling CUDA " + src.short_path,
-    )
 
 def has_line_info(mode, copts):
     """Whether nvcc puts device line tables in its output for this mode and these options."""
     return mode in ("opt", "dbg") or any([f in _LINE_INFO_FLAGS for f in copts])
 
-def nvcc_run(actions, cuda, host, args, src, headers, out, line_info, mnemonic, progress_message):
+def nvcc_run(
+        actions,
+        cuda,
+        host,
+        args,
+        src,
+        headers,
+        out,
+        line_info,
+        mnemonic,
+        progress_message,
+        extra_inputs = [],
+        extra_outputs = [],
+        with_src = True,
+        resource_set = None):
     """Runs nvcc on one source, staged at a fixed modification time where it writes line tables.
 
     ptxas writes the modification time of each source and header into device line tables
@@ -120,18 +354,23 @@ def nvcc_run(actions, cuda, host, args, src, headers, out, line_info, mnemonic, 
       line_info: bool, whether the output holds device line tables (has_line_info).
       mnemonic: the action's mnemonic.
       progress_message: the action's progress message.
+      extra_inputs: list of Files nvcc reads besides the source and headers (a PTX input).
+      extra_outputs: list of Files nvcc writes besides out (through -Xcicc options).
+      with_src: bool, whether src is an input (False: nvcc reads only extra_inputs).
+      resource_set: a resource_set function for Bazel's local scheduler, or None.
     """
-    inputs = depset([src], transitive = [headers, cuda.toolkit_files, host.files])
+    inputs = depset(([src] if with_src else []) + extra_inputs, transitive = [headers, cuda.toolkit_files, host.files])
     if not line_info:
         actions.run(
             executable = cuda.nvcc,
             toolchain = CUDA_TOOLCHAIN_TYPE,
             arguments = [args],
             inputs = inputs,
-            outputs = [out],
+            outputs = [out] + extra_outputs,
             env = host.env,
             mnemonic = mnemonic,
             progress_message = progress_message,
+            resource_set = resource_set,
         )
         return
     head = actions.args()
@@ -145,6 +384,7 @@ def nvcc_run(actions, cuda, host, args, src, headers, out, line_info, mnemonic, 
     stage.add_all(cuda.headers.includes, format_each = "keep %s")
     stage.add_all(cuda.headers.quote_includes, format_each = "keep %s")
     stage.add_all(cuda.headers.system_includes, format_each = "keep %s")
+    stage.add_all(extra_outputs, format_each = "output %s")
     stage.add(src, format = "copy %s")
     stage.add_all(headers, format_each = "copy %s")
     tail = actions.args()
@@ -154,10 +394,11 @@ def nvcc_run(actions, cuda, host, args, src, headers, out, line_info, mnemonic, 
         toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [head, stage, tail, args],
         inputs = inputs,
-        outputs = [out],
+        outputs = [out] + extra_outputs,
         env = host.env,
         mnemonic = mnemonic,
         progress_message = progress_message,
+        resource_set = resource_set,
     )
 
 def nvcc_device_link(actions, cuda, host, objects, libraries, out, gencode_flags):

@@ -8,7 +8,7 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
-load(":actions.bzl", "nvcc_compile")
+load(":actions.bzl", "arch_list", "nvcc_compile")
 load(":archs.bzl", "resolve_archs")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
 
@@ -38,17 +38,6 @@ def _repo_relative(f):
 # be older (Bazel 7's Unix toolchain passes -std=c++14).
 _HOST_CXX_STD = "-std=c++17"
 
-def _arch_list(gencode):
-    """nvcc's __CUDA_ARCH_LIST__ for these -gencode flags: the virtual archs, ascending (800,900)."""
-    archs = {}
-    for flag in gencode:
-        for part in flag.split(","):
-            if "arch=compute_" in part:
-                digits = "".join([c for c in part.split("arch=compute_")[1].elems() if c.isdigit()])
-                if digits:
-                    archs[int(digits) * 10] = True
-    return ",".join([str(a) for a in sorted(archs.keys())])
-
 def _host_compile(ctx, host, compilation_context, srcs, gencode):
     """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects.
 
@@ -57,7 +46,7 @@ def _host_compile(ctx, host, compilation_context, srcs, gencode):
     sources' functions links with them.
     """
     chosen = [f for f in ctx.attr.host_copts + ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts if f.startswith("-std=")]
-    arch_list = _arch_list(gencode)
+    archs = arch_list(gencode)
     objects = []
     for lang, files in [("c", [s for s in srcs if s.extension == "c"]), ("c++", [s for s in srcs if s.extension != "c"])]:
         if not files:
@@ -69,7 +58,7 @@ def _host_compile(ctx, host, compilation_context, srcs, gencode):
             cc_toolchain = host.cc_toolchain,
             srcs = files,
             compilation_contexts = [compilation_context],
-            local_defines = ctx.attr.local_defines + (["__CUDA_ARCH_LIST__=" + arch_list] if lang == "c++" and arch_list else []),
+            local_defines = ctx.attr.local_defines + (["__CUDA_ARCH_LIST__=" + archs] if lang == "c++" and archs else []),
             user_compile_flags = ([] if lang == "c" or chosen else [_HOST_CXX_STD]) + ctx.attr.host_copts,
             disallow_nopic_outputs = True,
         )
@@ -163,7 +152,6 @@ def _cu_library_impl(ctx):
             cuda = cuda,
             host = host,
             src = src,
-            as_cuda = True,
             out = obj,
             gencode_flags = gencode,
             mode = mode,
@@ -172,6 +160,7 @@ def _cu_library_impl(ctx):
             compilation_context = cc_info.compilation_context,
             copts = ["-D" + d for d in ctx.attr.local_defines] + ctx.attr.copts,
             host_copts = ctx.attr.host_copts,
+            split = ctx.attr._split_nvcc[BuildSettingInfo].value,
         )
         objects.append(obj)
 
@@ -284,6 +273,7 @@ go_cuda_library) device-links it.""",
         "_archs": attr.label(default = Label("//toolchains:archs")),
         "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
+        "_split_nvcc": attr.label(default = Label("//toolchains:split_nvcc")),
         "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
         "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
         "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),

@@ -12,7 +12,8 @@
 #
 # Usage: nvcc_stage.sh NVCC LIST OUTPUT NVCC_ARGS...
 #   LIST: one entry per line, "keep DIR" (files under DIR are left where they are: the toolkit's,
-#   whose times come from its archives) first, then "copy PATH" (a source or header to stage).
+#   whose times come from its archives) first, then "output PATH" (another file nvcc writes, moved
+#   like OUTPUT), then "copy PATH" (a source or header to stage).
 #   OUTPUT: the file nvcc writes (-o), moved out of the stage when its directory is staged too.
 set -euo pipefail
 
@@ -29,9 +30,11 @@ trap 'rm -rf "$root/$stage"' EXIT
 
 keep=()
 copy=()
+outputs=("$out")
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in
     "keep "*) keep+=("${line#keep }/") ;;
+    "output "*) outputs+=("${line#output }") ;;
     "copy "*)
       f=${line#copy }
       for k in "${keep[@]}"; do
@@ -41,7 +44,7 @@ while IFS= read -r line || [ -n "$line" ]; do
       ;;
     "") ;;
     *)
-      echo "nvcc_stage.sh: $list: unexpected line '$line' (expected 'keep DIR' or 'copy PATH')" >&2
+      echo "nvcc_stage.sh: $list: unexpected line '$line' (expected 'keep DIR', 'output PATH' or 'copy PATH')" >&2
       exit 2
       ;;
   esac
@@ -68,7 +71,11 @@ done < <(find "$stage" -type d -print0)
 
 rc=0
 (cd "$stage" && PWD=/proc/self/cwd && export PWD && exec "$nvcc" "$@") || rc=$?
-if [ "$rc" -eq 0 ] && [ -e "$stage/$out" ] && ! [ "$stage/$out" -ef "$root/$out" ]; then
-  mv -f "$stage/$out" "$root/$out"
+if [ "$rc" -eq 0 ]; then
+  for o in "${outputs[@]}"; do
+    if [ -e "$stage/$o" ] && ! [ "$stage/$o" -ef "$root/$o" ]; then
+      mv -f "$stage/$o" "$root/$o"
+    fi
+  done
 fi
 exit "$rc"
