@@ -1,44 +1,90 @@
 #!/usr/bin/env bash
-# Build-side numbers: nvcc through cu_library vs the same nvcc command by hand, and nvcc compile time
-# vs the number of archs, with and without nvcc --threads. Prints a markdown table.
-# Usage: tools/build-bench.sh [REPEATS]   (run from the repository root, after one ./bazelw build)
+# Build-side numbers for cu_library's split compilation (one action per arch, docs/remote.md) against
+# one nvcc action per source (--cuda_split=false), measured in this checkout's output base, -c opt.
+# Prints a markdown table: wall time and Bazel's critical path (from its own summary line), and how
+# many actions ran. Rows:
+#   edit-rebuild: append a comment to elementwise.cu, rebuild //ops/cuda:kernels (median of REPEATS),
+#     for one arch (9.0) and for the release list (7 archs + PTX);
+#   clean build of //ops/... for the release list (the output base's action cache is cleared first
+#     with `bazel clean`; repositories and the Go SDK stay), with --clean (slow: minutes each);
+#   adding 10.0 to a built 9.0 list: which actions run and how long.
+# Usage: tools/build-bench.sh [--clean] [REPEATS]   (from the repository root; extra Bazel flags in
+#   BENCH_FLAGS, e.g. BENCH_FLAGS=--config=buildbarn)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+clean=
+if [ "${1:-}" = "--clean" ]; then
+  clean=1
+  shift
+fi
 reps=${1:-3}
 src=ops/cuda/csrc/elementwise.cu
 target=//ops/cuda:kernels
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-now() { date +%s.%N; }
-secs() { echo "$2 - $1" | bc; }
+one='9.0'
+release='7.5;8.0;8.6;8.9;9.0;10.0;12.0+PTX'
+read -r -a extra <<<"${BENCH_FLAGS:-}"
+bazel() { ./bazelw "$@"; }
 
-echo "| measurement | median of $reps (s) |"
-echo "| --- | --- |"
-# 1. The rule: touch the source, rebuild the one cu_library (nvcc compile of one file + archive).
-for i in $(seq "$reps"); do
-  cp "$src" "$src.orig" && echo "// edit $(now)" >>"$src"
-  t0=$(now); ./bazelw build "$target" >/dev/null 2>&1; t1=$(now)
-  mv "$src.orig" "$src"
-  secs "$t0" "$t1"
-done | median | sed 's/^/| bazel build of ops\/cuda:kernels after an edit of elementwise.cu (nvcc + archive + Bazel) | /; s/$/ |/'
-./bazelw build "$target" >/dev/null 2>&1
-# 2. The same nvcc command by hand (from aquery), in the execroot.
-execroot=$(./bazelw info execution_root 2>/dev/null)
-nvcc=$(./bazelw cquery --output=files @cuda//:nvcc 2>/dev/null | head -n1)
-cmd=$(./bazelw aquery "mnemonic(NvccCompile, $target)" --output=jsonproto 2>/dev/null |
-  python3 -c "import json,sys; a=[x for x in json.load(sys.stdin)['actions'] if any('elementwise.cu' in s for s in x['arguments'])][0]['arguments']; a[a.index('-o')+1]='/tmp/bench_by_hand.o'; print(' '.join(\"'\"+s+\"'\" for s in a))")
-for i in $(seq "$reps"); do
-  t0=$(now); (cd "$execroot" && eval "$cmd") >/dev/null; t1=$(now)
-  secs "$t0" "$t1"
-done | median | sed 's/^/| the same nvcc command by hand | /; s/$/ |/'
-# 3. Compile time vs archs, with and without --threads 0.
-for archs in "-gencode=arch=compute_80,code=sm_80" \
-  "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90" \
-  "-gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90"; do
-  n=$(echo "$archs" | wc -w)
-  for threads in "" "--threads 0"; do
-    for i in $(seq "$reps"); do
-      t0=$(now); (cd "$execroot" && $nvcc -x cu -c "$src" -o /tmp/bench_archs.o -Xcompiler -fPIC -I. -std=c++17 $archs $threads); t1=$(now)
-      secs "$t0" "$t1"
-    done | median | sed "s/^/| nvcc $(basename $src), $n arch(s)${threads:+, $threads} | /; s/\$/ |/"
+# build FLAGS... : builds, prints "WALL CRITICAL ACTIONS" (seconds, seconds, processes run).
+build() {
+  local log t0 t1 crit procs
+  log=$(mktemp)
+  t0=$(date +%s.%N)
+  if ! bazel build -c opt "${extra[@]}" "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "build-bench.sh: bazel build $* failed (above)" >&2
+    exit 1
+  fi
+  t1=$(date +%s.%N)
+  crit=$(sed -n 's/.*Critical Path: \([0-9.]*\)s.*/\1/p' "$log" | tail -n1)
+  procs=$(sed -n 's/^INFO: \([0-9]*\) process.*/\1/p' "$log" | tail -n1)
+  rm -f "$log"
+  echo "$(echo "$t1 - $t0" | bc) ${crit:-0} ${procs:-0}"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+restore() { [ -f "$src.bench-orig" ] && mv "$src.bench-orig" "$src"; }
+trap restore EXIT
+
+# edit ARCHS SPLIT: median wall, median critical path of REPEATS edit-rebuilds.
+edit() {
+  local archs=$1 split=$2 walls=() crits=()
+  build --cuda_archs="$archs" --cuda_split="$split" "$target" >/dev/null
+  cp "$src" "$src.bench-orig"
+  for i in $(seq "$reps"); do
+    echo "// build-bench edit $i $(date +%s%N)" >>"$src"
+    read -r w c _ < <(build --cuda_archs="$archs" --cuda_split="$split" "$target")
+    walls+=("$w")
+    crits+=("$c")
   done
+  restore
+  build --cuda_archs="$archs" --cuda_split="$split" "$target" >/dev/null
+  echo "$(printf '%s\n' "${walls[@]}" | median) $(printf '%s\n' "${crits[@]}" | median)"
+}
+
+echo "| -c opt, elementwise.cu (//ops/cuda:kernels) | split: wall (s) | split: critical path (s) | one action per source: wall (s) | critical path (s) |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+for archs in "$one" "$release"; do
+  read -r sw sc < <(edit "$archs" true)
+  read -r mw mc < <(edit "$archs" false)
+  echo "| edit-rebuild, --cuda_archs='$archs' (median of $reps) | $sw | $sc | $mw | $mc |"
 done
+
+# Adding an arch: 9.0 built, then 9.0;10.0.
+row=()
+for split in true false; do
+  build --cuda_archs="$one" --cuda_split="$split" "$target" >/dev/null
+  read -r w c p < <(build --cuda_archs="$one;10.0" --cuda_split="$split" "$target")
+  row+=("$w ($p actions)" "$c")
+done
+echo "| adding 10.0 to a built --cuda_archs='$one' | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} |"
+
+if [ -n "$clean" ]; then
+  row=()
+  for split in true false; do
+    bazel clean >/dev/null 2>&1
+    read -r w c p < <(build --cuda_archs="$release" --cuda_split="$split" //ops/...)
+    row+=("$w ($p actions)" "$c")
+  done
+  echo "| clean build of //ops/..., --cuda_archs='$release' | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} |"
+fi

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Checks that nvcc's outputs do not depend on where they are built: clones this repository's HEAD
-# twice, at paths of different lengths, and builds every cu_library of //ops/... and //tests/...
-# in each with its own output base under Bazel's hermetic Linux sandbox (--config=hermetic_sandbox);
-# then every object and archive must be bit-identical.
+# Checks that nvcc's outputs do not depend on where or how they are built: clones this repository's
+# HEAD twice, at paths of different lengths, and builds every cu_library of //ops/... and //tests/...
+# in each with its own output base under Bazel's hermetic Linux sandbox (--config=hermetic_sandbox),
+# checkout A with each CUDA source split into per-arch actions (the default), checkout B with one nvcc
+# action per source (--cuda_split=false); then every object and archive must be bit-identical, which
+# also makes the split's SASS and PTX (cuobjdump -sass, -ptx) those of one nvcc run. Where an object
+# differs, the check says whether its SASS and PTX differ too.
 #
 # Usage: tools/determinism-check.sh [CUDA_VERSION[:MODE,...]...]
 #   default: 13.2:fastbuild,opt local:fastbuild (the pinned default toolkit in both modes, and the
@@ -77,33 +80,47 @@ for spec in "${versions[@]}"; do
     echo "=== CUDA $v, -c $mode"
     for c in "$a" "$b"; do
       start=$(date +%s)
+      split=true
+      [ "$c" = "$b" ] && split=false
       targets=$(bz "$c" query "$query" 2>/dev/null | tr '\n' ' ')
       # shellcheck disable=SC2086
-      bz "$c" build "${flags[@]}" $targets >"$work/build.log" 2>&1 || {
+      bz "$c" build "${flags[@]}" --cuda_split=$split $targets >"$work/build.log" 2>&1 || {
         tail -30 "$work/build.log"
         echo "determinism-check: the build in $c failed (CUDA $v, -c $mode)"
         exit 1
       }
       # Which sandbox ran the actions: linux-sandbox is the hermetic one; processwrapper-sandbox
       # (where linux-sandbox cannot run, e.g. in a chroot) ignores --experimental_use_hermetic_linux_sandbox.
-      echo "  built in $c: $(($(date +%s) - start)) s; $(grep -o '[0-9]* processes: .*' "$work/build.log" | tail -n1)"
+      echo "  built in $c (--cuda_split=$split): $(($(date +%s) - start)) s; $(grep -o '[0-9]* processes: .*' "$work/build.log" | tail -n1)"
     done
-    outputs "$a" "$targets" "${flags[@]}" >"$work/files"
-    outputs "$b" "$targets" "${flags[@]}" >"$work/files.b"
-    if ! cmp -s "$work/files" "$work/files.b"; then
+    # The two builds' configurations differ in --cuda_split, so their bazel-out/CONFIG/ directories
+    # do: files are paired by the path after it.
+    outputs "$a" "$targets" "${flags[@]}" --cuda_split=true >"$work/files"
+    outputs "$b" "$targets" "${flags[@]}" --cuda_split=false >"$work/files.b"
+    if ! cmp -s <(sed 's#^bazel-out/[^/]*/##' "$work/files") <(sed 's#^bazel-out/[^/]*/##' "$work/files.b"); then
       echo "determinism-check: the two checkouts produced different sets of files:"
-      diff "$work/files" "$work/files.b" || true
+      diff <(sed 's#^bazel-out/[^/]*/##' "$work/files") <(sed 's#^bazel-out/[^/]*/##' "$work/files.b") || true
       exit 1
     fi
+    cuobjdump=$(find "$a.out/external/" -maxdepth 3 -path "*cuobjdump*/bin/cuobjdump" 2>/dev/null | head -n1)
     n=0
     bad=0
-    while read -r f; do
+    while IFS=$'\t' read -r f fb; do
       n=$((n + 1))
-      if ! cmp -s "$a/$f" "$b/$f" 2>/dev/null && ! cmp -s "$a.out/execroot/_main/$f" "$b.out/execroot/_main/$f"; then
-        echo "  DIFFERS: $f"
+      fa=$a.out/execroot/_main/$f
+      [ -e "$fa" ] || fa=$a/$f
+      fb=$b.out/execroot/_main/$fb
+      if ! cmp -s "$fa" "$fb"; then
+        what="bytes"
+        if [ -n "$cuobjdump" ] && [[ $f == *.o ]]; then
+          for kind in sass ptx; do
+            cmp -s <("$cuobjdump" "-$kind" "$fa" 2>&1) <("$cuobjdump" "-$kind" "$fb" 2>&1) || what="$what, $kind"
+          done
+        fi
+        echo "  DIFFERS ($what): $f"
         bad=$((bad + 1))
       fi
-    done <"$work/files"
+    done < <(paste "$work/files" "$work/files.b")
     if [ "$n" -eq 0 ]; then
       echo "determinism-check: no cu_library outputs found (CUDA $v, -c $mode)"
       exit 1

@@ -115,7 +115,8 @@ def _toolkit_test_impl(ctx):
 _VERSION = str(Label("//toolchains:cuda_version"))
 
 # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
-_CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
+# They test one nvcc action per source (--cuda_split=false); split_test.bzl tests the split.
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:split_nvcc")): False}
 
 _TOOLKIT_ATTRS = {
     "expected_gencode": attr.string_list(doc = "The -gencode flags of every nvcc action."),
