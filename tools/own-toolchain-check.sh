@@ -19,7 +19,7 @@ aq() {
 }
 
 echo "--- without the opt-in: this module's C++ toolchain"
-for m in CppCompile CppLink NvccCompile; do
+for m in CppCompile CppLink NvccHost; do
   out=$(aq "$m")
   grep -q "Mnemonic: $m" <<<"$out" || fail "no $m action found for $targets"
   if grep -q 'rules_cuda_go_sysroot' <<<"$out"; then
@@ -39,7 +39,7 @@ echo "--- with the opt-in ($optin): the glibc baseline"
 # (Captured first: grep -q would stop reading, and pipefail would count aquery's SIGPIPE.)
 out=$(aq CppCompile "$optin")
 grep -q -- '--sysroot=external/rules_cuda_go++sysroot+rules_cuda_go_sysroot' <<<"$out" || fail "with the opt-in, C++ compiles do not use the baseline's sysroot"
-out=$(aq NvccCompile "$optin")
+out=$(aq NvccHost "$optin")
 grep -q -- "'--sysroot=external/rules_cuda_go++sysroot+rules_cuda_go_sysroot'" <<<"$out" || fail "with the opt-in, nvcc's host compiler gets no --sysroot"
 out=$(aq GlibcCheck "$optin")
 n=$(grep -c 'Mnemonic: GlibcCheck' <<<"$out" || true)

@@ -73,7 +73,7 @@ func main() {
 		}
 		set = append(set, p)
 	}
-	query := fmt.Sprintf(`mnemonic("NvccCompile|CppCompile|GoCompilePkg", deps(set(%s)))`, strings.Join(set, " "))
+	query := fmt.Sprintf(`mnemonic("NvccCompile|NvccHost|CppCompile|GoCompilePkg", deps(set(%s)))`, strings.Join(set, " "))
 	aqArgs := append(append([]string{"aquery", "--output=jsonproto", "--include_artifacts=false"}, extra...), query)
 	js, err := run(ws, b, aqArgs...)
 	if err != nil {

@@ -60,11 +60,31 @@ var gccOnly = map[string]bool{
 	"-Wno-free-nonheap-object": true, "-Wunused-but-set-parameter": true, "-fcf-protection": false,
 }
 
-// translateNvcc turns an NvccCompile action (nvcc's command line) into a clang CUDA entry.
-func translateNvcc(a action, o options) (entry, error) {
+// nvccCommand is nvcc's command line in an nvcc compile action: the whole of an NvccCompile
+// action's, or in an NvccHost action's (nvcc_split.sh host NVCC STUB FATBIN_C -- ARGS...) NVCC
+// followed by ARGS, the compile that the split's actions do together.
+func nvccCommand(a action) ([]string, error) {
 	args := a.Arguments
+	if a.Mnemonic != "NvccHost" {
+		return args, nil
+	}
+	for i, s := range args {
+		if s == "--" && i >= 3 {
+			return append([]string{args[2]}, args[i+1:]...), nil
+		}
+	}
+	return nil, fmt.Errorf("NvccHost action without nvcc_split.sh's NVCC ... -- ARGS: %q", args)
+}
+
+// translateNvcc turns an nvcc compile action (NvccCompile, or the NvccHost action of a split
+// compile) into a clang CUDA entry.
+func translateNvcc(a action, o options) (entry, error) {
+	args, err := nvccCommand(a)
+	if err != nil {
+		return entry{}, err
+	}
 	if len(args) < 2 {
-		return entry{}, fmt.Errorf("NvccCompile action with no arguments")
+		return entry{}, fmt.Errorf("%s action with no arguments", a.Mnemonic)
 	}
 	nvcc := args[0]
 	// nvcc is TOOLKIT/bin/nvcc: clang's --cuda-path is TOOLKIT.
@@ -313,7 +333,7 @@ func translate(actions []action, o options) ([]entry, []error) {
 	var errs []error
 	for _, a := range actions {
 		switch a.Mnemonic {
-		case "NvccCompile":
+		case "NvccCompile", "NvccHost":
 			e, err := translateNvcc(a, o)
 			if err != nil {
 				errs = append(errs, err)

@@ -6,15 +6,33 @@ import (
 	"testing"
 )
 
+// nvccArgs is an nvcc compile's command line after nvcc itself.
+var nvccArgs = []string{
+	"-x", "cu", "-c", "ops/x/x.cu", "-o", "bazel-out/k8-opt/bin/ops/x/_objs/x.o",
+	"-ccbin", "/usr/bin/gcc", "-Xcompiler", "--sysroot=/ob/external/sysroot", "-Xcompiler", "-fPIC", "-objtemp",
+	"-Xcudafe", "--orig_src_path_name=ops/x/x.cu",
+	"-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90",
+	"-O3", "-lineinfo", "-rdc=true", "--use_fast_math", "-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin",
+	"-isystem", "external/cuda_cudart/include", "--expt-relaxed-constexpr", "-Xptxas", "-v",
+}
+
 func TestTranslateNvcc(t *testing.T) {
-	a := action{Mnemonic: "NvccCompile", Arguments: []string{
-		"external/cuda_nvcc/bin/nvcc", "-x", "cu", "-c", "ops/x/x.cu", "-o", "bazel-out/k8-opt/bin/ops/x/_objs/x.o",
-		"-ccbin", "/usr/bin/gcc", "-Xcompiler", "--sysroot=/ob/external/sysroot", "-Xcompiler", "-fPIC", "-objtemp",
-		"-Xcudafe", "--orig_src_path_name=ops/x/x.cu",
-		"-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90", "-gencode=arch=compute_90,code=compute_90",
-		"-O3", "-lineinfo", "-rdc=true", "--use_fast_math", "-DFOO=1", "-I.", "-Ibazel-out/k8-opt/bin",
-		"-isystem", "external/cuda_cudart/include", "--expt-relaxed-constexpr", "-Xptxas", "-v",
-	}}
+	// One nvcc action per source, and the host action of a split compile, which carries the whole
+	// compile's command line after nvcc_split.sh's "--".
+	for _, a := range []action{
+		{Mnemonic: "NvccCompile", Arguments: append([]string{"external/cuda_nvcc/bin/nvcc"}, nvccArgs...)},
+		{Mnemonic: "NvccHost", Arguments: append([]string{"toolchains/private/nvcc_split.sh", "host", "external/cuda_nvcc/bin/nvcc",
+			"bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/stub.c", "bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/x.o.fatbin.c", "--"}, nvccArgs...)},
+	} {
+		t.Run(a.Mnemonic, func(t *testing.T) { checkNvccEntry(t, a) })
+	}
+	if _, err := translateNvcc(action{Mnemonic: "NvccHost", Arguments: []string{"nvcc_split.sh", "host", "nvcc"}}, options{}); err == nil {
+		t.Error("an NvccHost action without -- translated without an error")
+	}
+}
+
+func checkNvccEntry(t *testing.T, a action) {
+	t.Helper()
 	e, err := translateNvcc(a, options{execRoot: "/exec", outputBase: "/ob", clang: "clang++", maxArch: 86})
 	if err != nil {
 		t.Fatal(err)

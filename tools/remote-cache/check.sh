@@ -15,7 +15,7 @@
 # 3. Clones this repository's HEAD twice, to two different temp paths, and builds the targets in
 #    clone A (cold: fills the cache) and then in clone B, each with its own fresh --output_base, no
 #    disk cache and --remote_cache=grpc://127.0.0.1:PORT, writing an execution log.
-# 4. Checks clone B's log with cmd/cachehits: every NvccCompile, NvccDeviceLink, GoCompilePkg,
+# 4. Checks clone B's log with cmd/cachehits: every nvcc action (Nvcc*), GoCompilePkg,
 #    GoStdlib and link/archive spawn (GoLink, CppLink, CppArchive) must be a remote cache hit.
 #    Misses are printed with their mnemonic, target and output, and what differs from the same
 #    spawn in clone A; the exit status is then 1. Also prints Bazel's process summaries and the
@@ -32,7 +32,7 @@ targets=("$@")
 expect=
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/cuda:all //ops/examples/square:all //tests/cuda:rdc_main)
-  expect=NvccCompile,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
+  expect=NvccPtx,NvccSass,NvccFatbin,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
 fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
 PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
