@@ -29,7 +29,7 @@ if [ ${#targets[@]} -eq 0 ]; then
     //ops/cuda/jit/jitload:jitload_test //ops/cuda/nccl:nccl_test //ops/examples/dataparallel:dataparallel_test
     //ops/examples/jitsilu:jitsilu_test //ops/examples/jitsilu/gpu:gpu_test //ops/examples/square:square_test
     //ops/examples/tiledmatmul:tiledmatmul_test //ops/fuse/fusecuda:fusecuda_test //tests/cuda:cuda_test
-    //tests/cuda:rdc_opt_test //tests/hostcpp:hostcpp_test //tests/libs:libs_test //tests/linking:linking_test
+    //tests/cuda:rdc_opt_test //tests/hostcpp:hostcpp_test //tests/libs:libs_test
     //tests/rdc:cdp_test //tests/rdc:chain_opt_test //tests/rdc:diamond_test //tests/rdc:habit_test
     //tests/rdc:rdc_test)
 fi
@@ -44,17 +44,25 @@ for t in "${targets[@]}"; do
   exe=$(bz cquery "${flags[@]}" --output=files "$t" 2>/dev/null | head -n1)
   [ -n "$exe" ] && [ -f "$root/$exe" ] || { echo "pack.sh: $t has no executable ($exe)" >&2; exit 1; }
   name=$(echo "${t#//}" | tr '/:' '__')
-  mkdir -p "$stage/$name"
-  cp -L "$root/$exe" "$stage/$name/test"
+  mkdir -p "$stage/$name/runfiles"
+  # The test runs from its runfiles tree, which holds the executable too (bazel-out/CONFIG/bin/PATH
+  # is _main/PATH there); one without a runfiles tree gets one with just the executable.
+  rel=_main/${exe#bazel-out/*/bin/}
   if [ -d "$root/$exe.runfiles" ]; then
     # Dereferenced; the CUDA libraries come from the GPU machine.
-    (cd "$root/$exe.runfiles" && tar -chf - --exclude='libcublas*' --exclude='libnvrtc*' --exclude='libnccl*' \
-      --exclude='libcufft*' --exclude='libcusparse*' --exclude='libcusolver*' --exclude='libcurand*' \
-      --exclude='libnvJitLink*' --exclude='libnvjitlink*' .) | tar -xf - -C "$stage/$name" --one-top-level=runfiles
+    (cd "$root/$exe.runfiles" && tar -chf - --hard-dereference --exclude='libcublas*' --exclude='libnvrtc*' \
+      --exclude='libnccl*' --exclude='libcufft*' --exclude='libcusparse*' --exclude='libcusolver*' \
+      --exclude='libcurand*' --exclude='libnvJitLink*' --exclude='libnvjitlink*' .) | tar -xf - -C "$stage/$name/runfiles"
+  fi
+  if [ ! -f "$stage/$name/runfiles/$rel" ]; then
+    mkdir -p "$(dirname "$stage/$name/runfiles/$rel")"
+    cp -L "$root/$exe" "$stage/$name/runfiles/$rel"
   fi
   pkg=${t#//}
-  printf '%s\t%s\t%s\n' "$name" "$t" "${pkg%%:*}" >>"$out/tests.tsv"
+  printf '%s\t%s\t%s\t%s\n' "$name" "$t" "${pkg%%:*}" "$rel" >>"$out/tests.tsv"
 done
-(cd "$stage" && tar -cf - --sort=name .) | xz -6 -T0 >"$out/tests.tar.xz"
+# One solid stream with a window larger than a test binary: the tests share the Go runtime and the
+# static CUDA runtime, which then compress once.
+(cd "$stage" && tar -cf - --sort=name .) | xz -6 -T1 --lzma2=preset=6,dict=256MiB >"$out/tests.tar.xz"
 cp "$here/run.sh" "$out/run.sh"
 echo "pack.sh: $(wc -l <"$out/tests.tsv") tests in $out ($(du -h "$out/tests.tar.xz" | cut -f1))"

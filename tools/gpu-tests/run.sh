@@ -2,7 +2,8 @@
 # run.sh (tools/gpu-tests/run.sh, copied by pack.sh): on a GPU machine, runs every test that pack.sh
 # packed, in its runfiles tree as `bazel test` would (TEST_SRCDIR, RUNFILES_DIR, the package as the
 # working directory), and prints a table: result, and for Go tests how many tests passed and skipped
-# (a GPU test that skips on a GPU machine is worth a look). Exits 1 when one fails.
+# (a GPU test that skips on a GPU machine is worth a look: tests that need the arguments or the
+# environment of `bazel test`, such as -cuobjdump, skip here and say so). Exits 1 when one fails.
 #
 #   bash run.sh [FILTER]    # FILTER: only tests whose label contains it
 #
@@ -24,7 +25,7 @@ export NCCL_NVLS_ENABLE=0
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/run.sh: GPU: /'
 printf '%-48s %-6s %6s %6s %8s\n' test result passed skipped seconds
 failed=0
-while IFS=$'\t' read -r name label pkg; do
+while IFS=$'\t' read -r name label pkg exe; do
   case $label in *"$filter"*) ;; *) continue ;; esac
   dir=$run/$name
   rf=$dir/runfiles
@@ -33,7 +34,7 @@ while IFS=$'\t' read -r name label pkg; do
   log=$run/$name.log
   t0=$(date +%s)
   (cd "$wd" && RUNFILES_DIR=$rf TEST_SRCDIR=$rf TEST_WORKSPACE=_main TEST_TMPDIR=$(mktemp -d) \
-    timeout "${TEST_SECONDS:-240}" "$dir/test" -test.v >"$log" 2>&1)
+    timeout "${TEST_SECONDS:-240}" "$rf/$exe" -test.v >"$log" 2>&1)
   rc=$?
   passed=$(grep -c -- '^--- PASS' "$log")
   skipped=$(grep -c -- '--- SKIP' "$log")
