@@ -182,15 +182,16 @@ def nvcc_compile(
         )
         return
 
-    # The device actions' files go in a directory of their own, apart from the names of the
-    # temporary files nvcc's host steps write next to the object (-objtemp) and remove.
-    device_dir = out.basename + ".device/"
+    # The device actions' files go in a directory of their own, apart from the temporary files
+    # nvcc's host steps write next to the object (-objtemp) and remove, under the names nvcc gives
+    # its temporary files: ptxas writes its command line into -G debug information.
+    device_dir = out.basename + ".device/" + out.basename
     fatbin_name = out.basename + ".fatbin.c"
-    stub = actions.declare_file(device_dir + "stub.c", sibling = out)
+    stub = actions.declare_file(device_dir + ".stub.c", sibling = out)
     images = []
     arch_define = "-D__CUDA_ARCH_LIST__=" + arch_list(gencode_flags).replace(",", "\\,")
     for i, (virtual, codes) in enumerate(entries):
-        ptx = actions.declare_file(device_dir + "compute_%s.ptx" % virtual, sibling = out)
+        ptx = actions.declare_file(device_dir + ".compute_%s.ptx" % virtual, sibling = out)
         args = actions.args()
         args.add("-x", "cu")
         args.add("-ptx", src)
@@ -226,7 +227,8 @@ def nvcc_compile(
             if not code.startswith("sm_"):
                 continue
             real = code[len("sm_"):]
-            cubin = actions.declare_file(device_dir + "sm_%s.cubin" % real, sibling = out)
+            name = ".compute_%s.cubin" % virtual if len(codes) == 1 else ".compute_%s.sm_%s.cubin" % (virtual, real)
+            cubin = actions.declare_file(device_dir + name, sibling = out)
             args = actions.args()
             args.add("-cubin", ptx)
             args.add("-o", cubin)
@@ -258,7 +260,7 @@ def nvcc_compile(
     _add_common(whole, common)
     whole.add_all(gencode_flags)
 
-    fatbin_c = actions.declare_file(device_dir + fatbin_name, sibling = out)
+    fatbin_c = actions.declare_file(device_dir + ".fatbin.c", sibling = out)
     head = actions.args()
     head.add("fatbin")
     head.add(cuda.nvcc)

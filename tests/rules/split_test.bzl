@@ -40,7 +40,7 @@ def _split_test_impl(ctx):
     # Exactly one PTX action writes the registration stub, and the host compile reads it.
     stubs = [a for a in ptx if "--stub_file_name" in a.argv]
     asserts.equals(env, 1, len(stubs), "one NvccPtx action writes the stub")
-    stub = [o for o in stubs[0].outputs.to_list() if o.basename == "stub.c"]
+    stub = [o for o in stubs[0].outputs.to_list() if o.basename.endswith(".stub.c")]
     asserts.equals(env, 1, len(stub))
     asserts.true(env, stub[0] in host[0].inputs.to_list(), "the host compile does not read the stub")
 
