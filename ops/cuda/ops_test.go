@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
@@ -365,10 +366,8 @@ func TestMatMulMatchesCPU(t *testing.T) {
 					checkOut(t, what, got, dev, dtype, []int{M, N})
 					gv := values(t, got)
 					cv := values(t, m(ops.MatMul(ctx, av.cpu(t), bv.cpu(t))))
-					for i := range gv {
-						if d := math.Abs(gv[i] - ref[i]); !(d <= bound[i]+1e-300) {
-							t.Fatalf("%s: element %d: got %.17g, want %.17g (|diff| %.3g > bound %.3g; CPU kernel %.17g)", what, i, gv[i], ref[i], d, bound[i], cv[i])
-						}
+					if err := testkit.CompareEach(gv, ref, func(i int) float64 { return bound[i] + 1e-300 }); err != nil {
+						t.Fatalf("%s: %v (CPU kernel: %v)", what, err, testkit.CompareEach(cv, ref, func(i int) float64 { return bound[i] + 1e-300 }))
 					}
 				}
 			}

@@ -4,66 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 )
 
 // Input returns a tensor of dtype on dev whose logical values are data
-// (rounded to dtype), laid out as layout, and those rounded values.
-func Input(ctx context.Context, data []float64, shape []int, dtype ops.DType, layout string, dev ops.Device) (*ops.Tensor, []float64, error) {
-	r := len(shape)
-	var t *ops.Tensor
-	var err error
-	switch {
-	case layout == "offset":
-		t, err = ops.FromFloat64(append([]float64{7, 7, 7}, data...), len(data)+3)
-	case layout == "strided":
-		buf := make([]float64, 2*len(data))
-		for i, v := range data {
-			buf[2*i], buf[2*i+1] = v, math.NaN()
+// (rounded to dtype), laid out as layout (as testkit.View lays it out; this
+// package leaves ops/cuda out of ops/fuse's tests), and those rounded
+// values.
+func Input(ctx context.Context, data []float64, shape []int, dtype ops.DType, layout testkit.Layout, dev ops.Device) (*ops.Tensor, []float64, error) {
+	t, err := testkit.View(data, shape, layout, func(base []float64, shape []int) (*ops.Tensor, error) {
+		b, err := ops.FromFloat64(base, shape...)
+		if err == nil {
+			b, err = b.AsType(ctx, dtype)
 		}
-		t, err = ops.FromFloat64(buf, append(append([]int{}, shape...), 2)...)
-	case layout == "transposed" && r >= 2:
-		ts := append([]int{}, shape...)
-		ts[r-2], ts[r-1] = ts[r-1], ts[r-2]
-		buf := make([]float64, len(data))
-		// buf in the transposed shape holds data's element (.., i, j) at (.., j, i).
-		rows, cols := shape[r-2], shape[r-1]
-		for b := 0; b < len(data)/max(rows*cols, 1); b++ {
-			for i := range rows {
-				for j := range cols {
-					buf[b*rows*cols+j*rows+i] = data[b*rows*cols+i*cols+j]
-				}
-			}
+		if err == nil {
+			b, err = b.To(ctx, dev)
 		}
-		t, err = ops.FromFloat64(buf, ts...)
-	default:
-		t, err = ops.FromFloat64(data, shape...)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if t, err = t.AsType(ctx, dtype); err != nil {
-		return nil, nil, err
-	}
-	if t, err = t.To(ctx, dev); err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case layout == "offset":
-		if t, err = t.Narrow(0, 3, len(data)); err == nil {
-			t, err = t.Reshape(shape...)
-		}
-	case layout == "strided":
-		if t, err = t.Narrow(r, 0, 1); err == nil {
-			t, err = t.Reshape(shape...)
-		}
-	case layout == "transposed" && r >= 2:
-		t, err = t.Transpose(r-2, r-1)
-	}
+		return b, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,28 +53,8 @@ func randData(seed uint64, n int, lo, hi float64) []float64 {
 	return d
 }
 
-// compare checks got against want within tol.
-func compare(got, want []float64, tol float64) error {
-	if len(got) != len(want) {
-		return fmt.Errorf("%d values, want %d", len(got), len(want))
-	}
-	for i, w := range want {
-		g := got[i]
-		if math.IsNaN(w) || math.IsNaN(g) {
-			if math.IsNaN(w) != math.IsNaN(g) {
-				return fmt.Errorf("element %d of %d is %v, want %v", i, len(want), g, w)
-			}
-			continue
-		}
-		if g == w {
-			continue
-		}
-		if math.Abs(g-w) > tol*math.Abs(w)+tol {
-			return fmt.Errorf("element %d of %d is %v, want %v (tolerance %g)", i, len(want), g, w, tol)
-		}
-	}
-	return nil
-}
+// compare checks got against want within tol (rtol = atol = tol).
+func compare(got, want []float64, tol float64) error { return testkit.Compare(got, want, tol, tol) }
 
 // CheckValues runs a case on dev in every dtype, shape and layout and
 // compares with its reference.
@@ -122,7 +64,7 @@ func CheckValues(ctx context.Context, c Case, dev ops.Device) error {
 	for _, d := range AllDTypes {
 		for si, shape := range Shapes {
 			for _, layout := range Layouts {
-				if layout == "transposed" && len(shape) < 2 {
+				if layout == testkit.Transposed && len(shape) < 2 {
 					continue
 				}
 				in := make([]*ops.Tensor, nIn)
@@ -187,9 +129,9 @@ func CheckGrad(ctx context.Context, c Case, dev ops.Device) error {
 	nIn := c.Chain.NumInputs()
 	in := make([]*ops.Tensor, nIn)
 	for j := range nIn {
-		layout := "contiguous"
+		layout := testkit.Contiguous
 		if j == 1 {
-			layout = "transposed"
+			layout = testkit.Transposed
 		}
 		lo, hi := c.Lo, c.Hi
 		if lo == 0 && hi == 0 {
@@ -225,7 +167,7 @@ func CheckGrad(ctx context.Context, c Case, dev ops.Device) error {
 func CheckGradBroadcast(ctx context.Context, dev ops.Device) error {
 	c := fuse.MustNew("bcast_grad", []fuse.Expr{fuse.Tanh(fuse.In(0).Mul(fuse.In(1))).Add(fuse.In(2).Mul(fuse.In(3)))}, fuse.Options{})
 	shapes := [][]int{{3, 1}, {4}, {}, {2, 3, 4}}
-	layouts := []string{"contiguous", "strided", "contiguous", "transposed"}
+	layouts := []testkit.Layout{testkit.Contiguous, testkit.Strided, testkit.Contiguous, testkit.Transposed}
 	in := make([]*ops.Tensor, len(shapes))
 	for j, sh := range shapes {
 		t, _, err := Input(ctx, randData(uint64(j+11), numel(sh), -1, 1), sh, ops.Float64, layouts[j], dev)
@@ -251,14 +193,14 @@ func CheckBroadcast(ctx context.Context, dev ops.Device) error {
 	c := fuse.MustNew("bcast", []fuse.Expr{fuse.In(0).Mul(fuse.In(1)).Add(fuse.In(2))}, fuse.Options{})
 	type tc struct {
 		shapes  [][]int
-		layouts []string
+		layouts []testkit.Layout
 		out     []int
 	}
 	for _, tcase := range []tc{
-		{[][]int{{3, 1}, {4}, {}}, []string{"contiguous", "contiguous", "contiguous"}, []int{3, 4}},
-		{[][]int{{2, 1, 5}, {3, 1}, {5}}, []string{"strided", "offset", "contiguous"}, []int{2, 3, 5}},
-		{[][]int{{6, 7}, {6, 7}, {1, 7}}, []string{"transposed", "strided", "contiguous"}, []int{6, 7}},
-		{[][]int{{1}, {300, 2}, {300, 1}}, []string{"contiguous", "transposed", "transposed"}, []int{300, 2}},
+		{[][]int{{3, 1}, {4}, {}}, []testkit.Layout{testkit.Contiguous, testkit.Contiguous, testkit.Contiguous}, []int{3, 4}},
+		{[][]int{{2, 1, 5}, {3, 1}, {5}}, []testkit.Layout{testkit.Strided, testkit.Offset, testkit.Contiguous}, []int{2, 3, 5}},
+		{[][]int{{6, 7}, {6, 7}, {1, 7}}, []testkit.Layout{testkit.Transposed, testkit.Strided, testkit.Contiguous}, []int{6, 7}},
+		{[][]int{{1}, {300, 2}, {300, 1}}, []testkit.Layout{testkit.Contiguous, testkit.Transposed, testkit.Transposed}, []int{300, 2}},
 	} {
 		for _, d := range AllDTypes {
 			in := make([]*ops.Tensor, 3)
@@ -295,11 +237,11 @@ func CheckBroadcast(ctx context.Context, dev ops.Device) error {
 	}
 	// Inputs of two dtypes, outputs of two dtypes.
 	m := fuse.MustNew("mixed", []fuse.Expr{fuse.In(0).Add(fuse.Cast(fuse.In(1), ops.Float32)), fuse.Cast(fuse.In(0), ops.Float16).Mul(fuse.In(1))}, fuse.Options{})
-	x, xv, err := Input(ctx, randData(1, 15, -2, 2), []int{3, 5}, ops.Float32, "transposed", dev)
+	x, xv, err := Input(ctx, randData(1, 15, -2, 2), []int{3, 5}, ops.Float32, testkit.Transposed, dev)
 	if err != nil {
 		return err
 	}
-	h, hv, err := Input(ctx, randData(2, 15, -2, 2), []int{3, 5}, ops.Float16, "contiguous", dev)
+	h, hv, err := Input(ctx, randData(2, 15, -2, 2), []int{3, 5}, ops.Float16, testkit.Contiguous, dev)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 )
 
 // Case is a chain under test.
@@ -29,20 +30,10 @@ type Case struct {
 }
 
 // Tolerance is what a result may differ from the float64 reference by
-// (rtol*|want| + atol, rtol = atol) for outputs of dtype d: float64 1e-12,
-// float32 1e-5 (chains of several steps, each rounded to float32, CUDA's
-// math functions within 2 ulp), float16 2^-9 and bfloat16 2^-6 (computed
-// in float32 and rounded once, a few float32 roundings before).
+// (rtol*|want| + atol, rtol = atol) for outputs of dtype d: the chain
+// column of the one tolerance table (testkit.ChainTolerance).
 func Tolerance(d ops.DType) float64 {
-	switch d {
-	case ops.Float32:
-		return 1e-5
-	case ops.Float16:
-		return 0x1p-9
-	case ops.BFloat16:
-		return 0x1p-6
-	}
-	return 1e-12
+	return testkit.For(d).Chain
 }
 
 // AllDTypes are the four dtypes.
@@ -53,7 +44,7 @@ var AllDTypes = []ops.DType{ops.Float32, ops.Float64, ops.Float16, ops.BFloat16}
 var Shapes = [][]int{{}, {0}, {1}, {7}, {3, 5}, {2, 3, 4}, {33, 65}, {9, 1031}}
 
 // Layouts are the input layouts.
-var Layouts = []string{"contiguous", "offset", "strided", "transposed"}
+var Layouts = []testkit.Layout{testkit.Contiguous, testkit.Offset, testkit.Strided, testkit.Transposed}
 
 // RoundF16 and RoundBF16 round to the 16-bit types (through float32).
 func RoundF16(x float64) float64 { return float64(half.Float16From(float32(x)).Float32()) }

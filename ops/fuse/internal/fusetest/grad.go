@@ -7,6 +7,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 )
 
 // MultiCase is a chain with several outputs over broadcast inputs, and the
@@ -16,7 +17,7 @@ type MultiCase struct {
 	Name    string
 	Chain   *fuse.Chain
 	Shapes  [][]int
-	Layouts []string
+	Layouts []testkit.Layout
 	Uses    [][]int
 }
 
@@ -25,7 +26,7 @@ type MultiCase struct {
 func MultiCases() []MultiCase {
 	x, y, z := fuse.In(0), fuse.In(1), fuse.In(2)
 	shapes := [][]int{{3, 1}, {4}, {2, 3, 4}}
-	layouts := []string{"contiguous", "strided", "transposed"}
+	layouts := []testkit.Layout{testkit.Contiguous, testkit.Strided, testkit.Transposed}
 	a := x.Mul(y)
 	return []MultiCase{
 		{Name: "outputs2_grad", Chain: fuse.MustNew("outputs2_grad", []fuse.Expr{
