@@ -93,6 +93,13 @@ func RecordFunc(ctx context.Context, name string, outs, inputs []*Tensor, bw Fun
 			return opErr(op, "outs", ErrGrad, "output %d already records a node or requires grad; pass fresh outputs", k)
 		}
 	}
+	recordOutputs(ctx, name, outs, inputs, bw)
+	return nil
+}
+
+// recordOutputs makes outs the outputs of one autograd node named name over
+// inputs, whose backward calls bw (RecordFunc's and MultiOp.Call's node).
+func recordOutputs(ctx context.Context, name string, outs, inputs []*Tensor, bw FuncBackward) {
 	ins := slices.Clone(inputs)
 	fwd := context.WithoutCancel(ctx)
 	weakOuts := make([]weak.Pointer[Tensor], len(outs))
@@ -118,5 +125,4 @@ func RecordFunc(ctx context.Context, name string, outs, inputs []*Tensor, bw Fun
 		t.node, t.out = n, k
 		t.requiresGrad.Store(true)
 	}
-	return nil
 }

@@ -182,11 +182,15 @@
 //     checks every dtype, layout and device present, bad inputs and
 //     GradCheck.
 //
-// A computation that does not fit the registry (several outputs, inputs
-// of several dtypes, kernels generated at run time, like the fused chains
-// of package ops/fuse) allocates its outputs with Empty and records them
-// as one autograd node with RecordFunc, whose FuncBackward gets the
-// gradients of all the outputs at once.
+// A family of computations with several outputs and inputs of several
+// dtypes whose kernels are generated at run time, like the fused chains of
+// package ops/fuse, registers one MultiOp: each call (MultiOp.Call) says
+// its outputs, the value its kernel gets and its backward, and takes the
+// same path as an op's call (one dispatcher: checks, pinning, allocation
+// on the context's stream, ordering, the device's kernel, autograd). A
+// composite of existing ops that wants one autograd node allocates its
+// outputs with Empty and records them with RecordFunc, whose FuncBackward
+// gets the gradients of all the outputs at once.
 //
 // # Autograd
 //

@@ -124,11 +124,16 @@ type Op struct {
 	dtypeNames  []string
 }
 
+// registry holds every op and its kernels by device type: Ops and MultiOps
+// share one namespace.
 var registry = struct {
-	mu      sync.RWMutex
-	ops     map[string]*Op
-	kernels map[*Op]*[numDeviceTypes]Kernel
-}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{}}
+	mu           sync.RWMutex
+	ops          map[string]*Op
+	kernels      map[*Op]*[numDeviceTypes]Kernel
+	multi        map[string]*MultiOp
+	multiKernels map[*MultiOp]*[numDeviceTypes]MultiKernel
+}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{},
+	multi: map[string]*MultiOp{}, multiKernels: map[*MultiOp]*[numDeviceTypes]MultiKernel{}}
 
 // RegisterOp registers an op and returns it; this is the analogue of
 // TORCH_LIBRARY's def. It is meant for package initialization (typically
@@ -164,7 +169,7 @@ func RegisterOp(def OpDef) *Op {
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	if registry.ops[def.Name] != nil {
+	if registry.ops[def.Name] != nil || registry.multi[def.Name] != nil {
 		panic(fmt.Sprintf("ops.RegisterOp: op %s already registered", def.Name))
 	}
 	registry.ops[def.Name] = o
@@ -245,13 +250,8 @@ func hasKernel(o *Op, dt DeviceType) bool { return kernelFor(o, dt) != nil }
 func kernelDevices(o *Op) []string {
 	registry.mu.RLock()
 	defer registry.mu.RUnlock()
-	var s []string
-	for dt, k := range registry.kernels[o] {
-		if k != nil {
-			s = append(s, DeviceType(dt).String())
-		}
-	}
-	return s
+	ks := registry.kernels[o]
+	return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
 }
 
 // Call runs the op: tensors are the tensor arguments in schema order,
@@ -276,44 +276,40 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, args Args, rec
 	if err := o.checkArgs(name, ts, args); err != nil {
 		return nil, err
 	}
-	if err := pinAll(name, ts, o.tensorNames); err != nil {
-		return nil, err
+	d := dispatch{name: name, names: o.tensorNames, ts: ts, sameDType: true,
+		outputs: func() ([]Output, error) {
+			shape, err := o.outputShape(name, ts, args)
+			if err != nil {
+				return nil, err
+			}
+			dtype := ts[0].dtype
+			if o.def.DType != nil {
+				if dtype = o.def.DType(ts, args); !dtype.valid() {
+					return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
+				}
+			}
+			return []Output{{Shape: shape, DType: dtype}}, nil
+		},
+		kernel: func(dt DeviceType) func(context.Context, []*Tensor) error {
+			k := kernelFor(o, dt)
+			if k == nil {
+				return nil
+			}
+			return func(ctx context.Context, outs []*Tensor) error { return k(ctx, outs[0], ts, args) }
+		},
+		devices: func() []string { return kernelDevices(o) },
 	}
-	defer unpinAll(ts)
-	if err := o.checkSameDeviceAndDType(name, ts); err != nil {
-		return nil, err
-	}
-	shape, err := o.outputShape(name, ts, args)
-	if err != nil {
-		return nil, err
-	}
-	first := ts[0]
-	dtype := first.dtype
-	if o.def.DType != nil {
-		if dtype = o.def.DType(ts, args); !dtype.valid() {
-			return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
+	if record {
+		d.record = func(ctx context.Context, outs []*Tensor) error {
+			o.recordNode(ctx, outs[0], ts, args)
+			return nil
 		}
 	}
-	k := kernelFor(o, first.device.Type)
-	if k == nil {
-		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", first.device, kernelDevices(o))
-	}
-	out, err := allocTensor(ctx, name, first.device, dtype, shape)
+	outs, err := d.run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := orderInputs(name, out, ts, o.tensorNames); err != nil {
-		out.Free()
-		return nil, err
-	}
-	if err := k(ctx, out, ts, args); err != nil {
-		out.Free()
-		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, first.device, err)
-	}
-	if record && anyRequiresGrad(ts) {
-		o.recordNode(ctx, out, ts, args)
-	}
-	return out, nil
+	return outs[0], nil
 }
 
 // checkArgs checks the arguments against the schema and that no tensor is nil.
@@ -381,25 +377,6 @@ func unpinAll(ts []*Tensor) {
 	for _, t := range ts {
 		t.buf.st.unpin()
 	}
-}
-
-// checkSameDeviceAndDType checks that every tensor is on the first one's device, with its dtype.
-func (o *Op) checkSameDeviceAndDType(name string, ts []*Tensor) error {
-	first, n0 := ts[0], o.tensorNames[0]
-	for i, t := range ts[1:] {
-		if t.device != first.device {
-			n := o.tensorNames[i+1]
-			return opErr(name, n, ErrDevice, "%s is on %v, expected %v (same as %s)", n, t.device, first.device, n0)
-		}
-	}
-	for i, t := range ts[1:] {
-		if t.dtype != first.dtype {
-			n := o.tensorNames[i+1]
-			return opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s); ops do not promote dtypes: convert one explicitly, e.g. %s.AsType(ops.%s)",
-				n, t.dtype, first.dtype, n0, n, first.dtype.goName())
-		}
-	}
-	return nil
 }
 
 // outputShape runs the op's ShapeFunc, naming the op in its errors, and checks the result.
