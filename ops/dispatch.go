@@ -148,68 +148,47 @@ func RegisterMultiOp(name string, cpu MultiKernel) *MultiOp {
 	return o
 }
 
-// Name returns the op's name.
-func (o *MultiOp) Name() string { return o.name }
-
 // RegisterKernel registers the op's kernel for device type dt; it panics
 // if k is nil, dt is invalid or dt has a kernel already.
 func (o *MultiOp) RegisterKernel(dt DeviceType, k MultiKernel) {
-	if k == nil || dt >= numDeviceTypes {
-		panic(fmt.Sprintf("ops.MultiOp.RegisterKernel(%s, %v): nil kernel or invalid device type", o.name, dt))
-	}
-	registry.mu.Lock()
-	defer registry.mu.Unlock()
-	ks := registry.multiKernels[o]
-	if ks[dt] != nil {
-		panic(fmt.Sprintf("ops.MultiOp.RegisterKernel: op %s already has a %v kernel", o.name, dt))
-	}
-	ks[dt] = k
+	registerKernel("MultiOp", o.name, dt, k == nil,
+		func() bool { return registry.multiKernels[o][dt] != nil }, func() { registry.multiKernels[o][dt] = k })
 }
 
-// MultiCall is one call of a MultiOp.
-type MultiCall struct {
-	// Name names the call in errors and in the autograd graph, e.g.
-	// "fuse.gelu".
-	Name string
-	// Inputs are the tensor inputs, on one device; errors name them
-	// "input 0", "input 1", ...
-	Inputs []*Tensor
-	// Prepare runs once the inputs are checked (non-nil, not freed, on
-	// one device) and kept from being freed during the call. It returns
-	// the outputs' shapes and dtypes, the value the kernel gets as attr
-	// and, when grad is true (an input requires grad), the backward of
-	// the call (nil: not differentiable, an ErrGrad error).
-	Prepare func(in []*Tensor, grad bool) (outs []Output, attr any, bw FuncBackward, err error)
-}
-
-// Call runs one call of the op: it checks the inputs, runs c.Prepare,
-// allocates the outputs for ctx on the inputs' device (as Op.Call does),
-// runs the kernel registered for the device and, when an input requires
-// grad, records the outputs as one autograd node over the inputs whose
-// backward is the one Prepare returned (see RecordFunc). Errors are as
-// Op.Call's.
-func (o *MultiOp) Call(ctx context.Context, c MultiCall) ([]*Tensor, error) {
-	name := c.Name
+// Call runs one call of the op, named name in errors and in the autograd
+// graph (e.g. "fuse.gelu"; "" means the op's name), on inputs (on one
+// device; errors name them "input 0", "input 1", ...). Once the inputs are
+// checked (non-nil, not freed, on one device) and kept from being freed
+// during the call, prepare returns the outputs' shapes and dtypes, the
+// value the kernel gets as attr and, when grad is true (an input requires
+// grad), the call's backward (nil: not differentiable, an ErrGrad error).
+// Call then allocates the outputs for ctx on the inputs' device (as
+// Op.Call does), runs the kernel registered for the device and, with grad,
+// records the outputs as one autograd node over the inputs: Backward runs
+// it once, after everything that used any of its outputs, with the
+// gradients of all of them. Errors are as Op.Call's.
+func (o *MultiOp) Call(ctx context.Context, name string, inputs []*Tensor,
+	prepare func(in []*Tensor, grad bool) (outs []Output, attr any, bw FuncBackward, err error)) ([]*Tensor, error) {
 	if name == "" {
 		name = o.name
 	}
-	if len(c.Inputs) == 0 || c.Prepare == nil {
+	if len(inputs) == 0 || prepare == nil {
 		return nil, opErr(name, "", ErrArg, "a call needs at least one input and a Prepare function")
 	}
-	names := make([]string, len(c.Inputs))
+	names := make([]string, len(inputs))
 	for i := range names {
 		names[i] = fmt.Sprintf("input %d", i)
 	}
 	var attr any
 	var bw FuncBackward
-	d := dispatch{name: name, names: names, ts: c.Inputs,
+	d := dispatch{name: name, names: names, ts: inputs,
 		outputs: func() ([]Output, error) {
-			outs, a, b, err := c.Prepare(c.Inputs, anyRequiresGrad(c.Inputs))
+			outs, a, b, err := prepare(inputs, anyRequiresGrad(inputs))
 			if err != nil {
 				return nil, err
 			}
 			attr, bw = a, b
-			if bw == nil && anyRequiresGrad(c.Inputs) {
+			if bw == nil && anyRequiresGrad(inputs) {
 				return nil, opErr(name, "", ErrGrad, "backward is not implemented")
 			}
 			for i, s := range outs {
@@ -231,7 +210,7 @@ func (o *MultiOp) Call(ctx context.Context, c MultiCall) ([]*Tensor, error) {
 			if k == nil {
 				return nil
 			}
-			return func(ctx context.Context, outs []*Tensor) error { return k(ctx, outs, c.Inputs, attr) }
+			return func(ctx context.Context, outs []*Tensor) error { return k(ctx, outs, inputs, attr) }
 		},
 		devices: func() []string {
 			registry.mu.RLock()
@@ -240,7 +219,7 @@ func (o *MultiOp) Call(ctx context.Context, c MultiCall) ([]*Tensor, error) {
 			return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
 		},
 		record: func(ctx context.Context, outs []*Tensor) error {
-			recordOutputs(ctx, name, outs, c.Inputs, bw)
+			recordOutputs(ctx, name, outs, inputs, bw)
 			return nil
 		},
 	}

@@ -27,14 +27,13 @@ func (t *Tensor) cpuValues() []float64 {
 }
 
 func callSumDiff(ctx context.Context, x, y *Tensor, bw FuncBackward) ([]*Tensor, error) {
-	return sumDiff.Call(ctx, MultiCall{Name: "SumDiff", Inputs: []*Tensor{x, y},
-		Prepare: func(in []*Tensor, grad bool) ([]Output, any, FuncBackward, error) {
-			if !equalShapes(in[0].shape, in[1].shape) {
-				return nil, nil, nil, opErr("SumDiff", "input 1", ErrShape, "shapes differ")
-			}
-			o := Output{Shape: in[0].Shape(), DType: Float64}
-			return []Output{o, o}, 2.0, bw, nil
-		}})
+	return sumDiff.Call(ctx, "SumDiff", []*Tensor{x, y}, func(in []*Tensor, grad bool) ([]Output, any, FuncBackward, error) {
+		if !equalShapes(in[0].shape, in[1].shape) {
+			return nil, nil, nil, opErr("SumDiff", "input 1", ErrShape, "shapes differ")
+		}
+		o := Output{Shape: in[0].Shape(), DType: Float64}
+		return []Output{o, o}, 2.0, bw, nil
+	})
 }
 
 func equalShapes(a, b []int) bool {

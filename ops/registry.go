@@ -104,7 +104,7 @@ type BackwardFunc func(ctx context.Context, gradOut *Tensor, in []*Tensor, args 
 
 // OpDef defines an op for RegisterOp.
 type OpDef struct {
-	Name  string    // unique name, e.g. "Axpby"; used in messages and by RegisterKernel
+	Name  string    // unique name, e.g. "Axpby"; used in messages and by LookupOp
 	Args  []Arg     // schema; at least one tensor argument
 	Shape ShapeFunc // required: op-specific checks and output shape
 	// DType gives the output's dtype from the checked inputs and arguments
@@ -112,7 +112,7 @@ type OpDef struct {
 	// runs after Shape, so it may rely on what Shape checked.
 	DType    func(in []*Tensor, args Args) DType
 	Backward BackwardFunc // optional: nil means the op is not differentiable
-	CPU      Kernel       // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
+	CPU      Kernel       // optional: the CPU kernel (same as op.RegisterKernel(DeviceCPU, CPU))
 }
 
 // Op is a registered op. Its methods are safe for concurrent use.
@@ -204,26 +204,29 @@ func BuiltinOps() []string {
 	return names
 }
 
-// RegisterKernel registers the kernel of the named op for device type dt;
-// this is the analogue of TORCH_LIBRARY_IMPL. It may be called from any
-// package (the CUDA backend calls it from its init function) after the op
-// is registered. It panics if the op is unknown, k is nil, dt is invalid or
-// a kernel is already registered for (op, dt).
-func RegisterKernel(op string, dt DeviceType, k Kernel) {
-	if k == nil || dt >= numDeviceTypes {
-		panic(fmt.Sprintf("ops.RegisterKernel(%s, %v): nil kernel or invalid device type", op, dt))
+// RegisterKernel registers the op's kernel for device type dt; this is
+// the analogue of TORCH_LIBRARY_IMPL. It may be called from any package
+// (the CUDA backend calls it from its init function, for the built-in ops
+// as for a user's). It panics if k is nil, dt is invalid or the op has a
+// kernel for dt already.
+func (o *Op) RegisterKernel(dt DeviceType, k Kernel) {
+	registerKernel("Op", o.def.Name, dt, k == nil,
+		func() bool { return registry.kernels[o][dt] != nil }, func() { registry.kernels[o][dt] = k })
+}
+
+// registerKernel registers a kernel of the op named name for dt: under the
+// registry's lock, set puts it in place unless occupied says dt has one. It
+// panics as Op.RegisterKernel documents.
+func registerKernel(kind, name string, dt DeviceType, isNil bool, occupied func() bool, set func()) {
+	if isNil || dt >= numDeviceTypes {
+		panic(fmt.Sprintf("ops.%s.RegisterKernel(%s, %v): nil kernel or invalid device type", kind, name, dt))
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	o := registry.ops[op]
-	if o == nil {
-		panic(fmt.Sprintf("ops.RegisterKernel: op %s is not registered", op))
+	if occupied() {
+		panic(fmt.Sprintf("ops.%s.RegisterKernel: op %s already has a %v kernel", kind, name, dt))
 	}
-	ks := registry.kernels[o]
-	if ks[dt] != nil {
-		panic(fmt.Sprintf("ops.RegisterKernel: op %s already has a %v kernel", op, dt))
-	}
-	ks[dt] = k
+	set()
 }
 
 // LookupOp returns the op registered under name, or nil.

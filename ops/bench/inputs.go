@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
@@ -72,7 +73,7 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 				return err
 			}
 			defer out.Free()
-			dx, err := ops.PolynomialBackward(ctx, g, x, PolyA, PolyB, PolyC)
+			dx, err := backward.Polynomial(ctx, g, x, PolyA, PolyB, PolyC)
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
@@ -392,8 +393,8 @@ func TestNarrowBackwardMatchesCPU(t *testing.T) {
 			for _, kind := range kindsFor(c.shape) {
 				what := fmt.Sprintf("NarrowBackward %v %v dim %d start %d size %d %s", dtype, c.shape, c.dim, c.start, c.size, kind)
 				v := makeView(t, dtype, randData(uint64(ci), numel(c.shape), -1, 1), c.shape, kind)
-				want := m(ops.NarrowBackward(ctx, v.cpu(t), c.dim, c.start, c.size))
-				got := m(ops.NarrowBackward(ctx, v.gpu(t), c.dim, c.start, c.size))
+				want := m(backward.Narrow(ctx, v.cpu(t), c.dim, c.start, c.size))
+				got := m(backward.Narrow(ctx, v.gpu(t), c.dim, c.start, c.size))
 				checkOut(t, what, got, dev, dtype, want.Shape())
 				compare(t, what, values(t, got), values(t, want), 0, 0)
 			}

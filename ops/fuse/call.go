@@ -39,10 +39,9 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 	if len(inputs) != c.nIn || len(scalars) != c.nArg {
 		return nil, c.errorf(ops.ErrArg, "got %d tensor inputs and %d scalar arguments, expected %d and %d", len(inputs), len(scalars), c.nIn, c.nArg)
 	}
-	outs, err := ChainOp.Call(ctx, ops.MultiCall{Name: "fuse." + c.name, Inputs: inputs,
-		Prepare: func(in []*ops.Tensor, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
-			return c.prepare(in, scalars, grad)
-		}})
+	outs, err := ChainOp.Call(ctx, "fuse."+c.name, inputs, func(in []*ops.Tensor, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
+		return c.prepare(in, scalars, grad)
+	})
 	if err != nil && errors.Is(err, ops.ErrNoKernel) && inputs[0].Device().Type != ops.DeviceCPU {
 		return nil, fmt.Errorf("%w (import ops/fuse/fusecuda for CUDA)", err)
 	}

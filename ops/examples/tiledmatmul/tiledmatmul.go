@@ -57,7 +57,7 @@ var tiledOp = ops.RegisterOp(ops.OpDef{
 })
 
 func init() {
-	ops.RegisterKernel("TiledMatMul", ops.DeviceCUDA, tiledCUDA)
+	tiledOp.RegisterKernel(ops.DeviceCUDA, tiledCUDA)
 }
 
 // TiledMatMul returns a [M, K] x b [K, N] as a new contiguous [M, N] tensor, on the inputs'
