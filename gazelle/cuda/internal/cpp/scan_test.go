@@ -1,4 +1,4 @@
-package cuda
+package cpp
 
 import (
 	"reflect"
@@ -85,57 +85,5 @@ int main_loop() { return 0; }
 				t.Errorf("ScanSource = %+v, want %+v", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestToolkitHeader(t *testing.T) {
-	for include, want := range map[string]string{
-		"cuda_runtime.h":            "",
-		"cuda_fp16.h":               "",
-		"cooperative_groups/scan.h": "",
-		"thrust/sort.h":             "",
-		"cub/cub.cuh":               "",
-		"cuda/std/atomic":           "",
-		"cublas_v2.h":               "@cuda//:cublas",
-		"cublasLt.h":                "@cuda//:cublasLt",
-		"cufftXt.h":                 "@cuda//:cufft",
-		"cufftw.h":                  "@cuda//:cufftw",
-		"curand_kernel.h":           "@cuda//:curand",
-		"cusolverDn.h":              "@cuda//:cusolver",
-		"cusparse.h":                "@cuda//:cusparse",
-		"nvrtc.h":                   "@cuda//:nvrtc",
-		"nvJitLink.h":               "@cuda//:nvjitlink",
-		"nvtx3/nvToolsExt.h":        "@cuda//:nvtx",
-		"cudnn.h":                   "@cuda//:cudnn",
-		"nccl.h":                    "@cuda//:nccl",
-	} {
-		got, ok := ToolkitHeader(include)
-		if !ok || got != want {
-			t.Errorf("ToolkitHeader(%q) = %q, %v; want %q, true", include, got, ok, want)
-		}
-	}
-	for _, include := range []string{"vector", "helper_cuda.h", "mylib/cuda_utils.h", "nccl_extra.hpp", "cudnn_frontend.h", "cudnn_frontend_utils.h", "cusparseLt.h"} {
-		if got, ok := ToolkitHeader(include); ok {
-			t.Errorf("ToolkitHeader(%q) = %q, true; want not a toolkit header", include, got)
-		}
-	}
-}
-
-func TestGlobMatch(t *testing.T) {
-	for _, tc := range []struct {
-		pattern, name string
-		want          bool
-	}{
-		{"*.h", "a.h", true},
-		{"*.h", "sub/a.h", false},
-		{"**/*.h", "a.h", true},
-		{"**/*.h", "sub/deep/a.h", true},
-		{"inc/**", "inc/x/y.cuh", true},
-		{"inc/**", "src/a.h", false},
-		{"inc/*.cuh", "inc/a.h", false},
-	} {
-		if got := matchAny([]string{tc.pattern}, tc.name); got != tc.want {
-			t.Errorf("match(%q, %q) = %v, want %v", tc.pattern, tc.name, got, tc.want)
-		}
 	}
 }

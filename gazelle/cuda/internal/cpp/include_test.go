@@ -1,4 +1,4 @@
-package cuda
+package cpp
 
 import (
 	"reflect"
@@ -83,55 +83,6 @@ func TestParseIncludes(t *testing.T) {
 			got := ParseIncludes([]byte(tc.src))
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("ParseIncludes(%q)\n got %+v\nwant %+v", tc.src, got, tc.want)
-			}
-		})
-	}
-}
-
-func TestCgoIncludes(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		src  string
-		want []string
-	}{
-		{
-			name: "line comments",
-			src:  "package p\n\n// #cgo LDFLAGS: -lm\n// #include <stdlib.h>\n// #include \"pkg/kernel.h\"\nimport \"C\"\n",
-			want: []string{"stdlib.h", "pkg/kernel.h"},
-		},
-		{
-			name: "block comment",
-			src:  "package p\n\n/*\n#include \"kernel.h\"\n// #include \"commented.h\"\n*/\nimport \"C\"\n",
-			want: []string{"kernel.h"},
-		},
-		{
-			name: "parenthesized import",
-			src:  "package p\n\n// #include \"not_preamble.h\"\nimport (\n\t\"fmt\"\n\n\t// #include \"preamble.h\"\n\t\"C\"\n)\n\nvar _ = fmt.Sprint\n",
-			want: []string{"preamble.h"},
-		},
-		{
-			name: "comment separated by a blank line is not the preamble",
-			src:  "package p\n\n// #include \"detached.h\"\n\nimport \"C\"\n",
-			want: nil,
-		},
-		{
-			name: "no cgo",
-			src:  "package p\n\n// #include \"x.h\"\nimport \"fmt\"\n\nvar _ = fmt.Sprint\n",
-			want: nil,
-		},
-		{
-			name: "syntax error",
-			src:  "package p\nimport \"C\" +\n",
-			want: nil,
-		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, inc := range CgoIncludes("x.go", []byte(tc.src)) {
-				got = append(got, inc.Path)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("CgoIncludes\n got %q\nwant %q", got, tc.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package cuda
+package cpp
 
 import (
 	"path"
@@ -65,3 +65,12 @@ var systemHeaders = setOf(
 	"fmaintrin.h", "f16cintrin.h", "popcntintrin.h", "arm_neon.h", "arm_fp16.h", "arm_bf16.h",
 	"arm_sve.h", "arm_acle.h", "altivec.h",
 )
+
+// setOf returns the set of names.
+func setOf(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}

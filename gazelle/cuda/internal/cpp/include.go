@@ -1,4 +1,4 @@
-package cuda
+package cpp
 
 import (
 	"bytes"
@@ -24,30 +24,30 @@ type Include struct {
 // evaluated here: an #include inside #if 0 is reported (see preprocess for the evaluation).
 func ParseIncludes(src []byte) []Include {
 	var out []Include
-	for _, d := range parseDirectives(src) {
-		if d.include != nil {
-			out = append(out, *d.include)
+	for _, d := range ParseDirectives(src) {
+		if d.Included != nil {
+			out = append(out, *d.Included)
 		}
 	}
 	return out
 }
 
-// directive is one preprocessor directive: its name (include, if, ifdef, define, ...) and the rest
+// Directive is one preprocessor directive: its name (include, if, ifdef, define, ...) and the rest
 // of its logical line, comments blanked and spaces trimmed.
-type directive struct {
-	name string
-	arg  string
-	line int
-	// include is set for a well-formed #include "path" or #include <path>.
-	include *Include
+type Directive struct {
+	Name string
+	Arg  string
+	Line int
+	// Included is set for a well-formed #include "path" or #include <path>.
+	Included *Include
 }
 
-// parseDirectives returns the preprocessor directives of a source, in order, with the lexical
+// ParseDirectives returns the preprocessor directives of a source, in order, with the lexical
 // rules of ParseIncludes.
-func parseDirectives(src []byte) []directive {
-	clean, starts := stripComments(src)
+func ParseDirectives(src []byte) []Directive {
+	clean, starts := StripComments(src)
 	lines := bytes.Split(clean, []byte("\n"))
-	var out []directive
+	var out []Directive
 	for k := 0; k < len(lines); k++ {
 		// A logical line: physical lines joined by backslash-newline.
 		start := starts[k]
@@ -74,11 +74,11 @@ func parseDirectives(src []byte) []directive {
 		if n == 0 {
 			continue // the null directive, or "# 12" line markers
 		}
-		d := directive{name: s[:n], arg: strings.Trim(s[n:], spaces), line: start}
-		if d.name == "include" && (n == len(s) || strings.ContainsRune(spaces+"\"<", rune(s[n]))) {
-			if inc, ok := parseIncludeArg(d.arg); ok {
+		d := Directive{Name: s[:n], Arg: strings.Trim(s[n:], spaces), Line: start}
+		if d.Name == "include" && (n == len(s) || strings.ContainsRune(spaces+"\"<", rune(s[n]))) {
+			if inc, ok := parseIncludeArg(d.Arg); ok {
 				inc.Line = start
-				d.include = &inc
+				d.Included = &inc
 			}
 		}
 		out = append(out, d)
@@ -110,10 +110,10 @@ func parseIncludeArg(s string) (Include, bool) {
 	return Include{Path: s[1 : 1+end], Quoted: closing == '"'}, true
 }
 
-// stripComments replaces each comment with one space and each raw string literal with R"", as
+// StripComments replaces each comment with one space and each raw string literal with R"", as
 // the preprocessor sees them (a comment or raw string spanning lines joins them), and keeps other
 // literals as they are. starts[k] is the source line (1-based) where line k of clean begins.
-func stripComments(src []byte) (clean []byte, starts []int) {
+func StripComments(src []byte) (clean []byte, starts []int) {
 	clean = make([]byte, 0, len(src))
 	starts = []int{1}
 	line := 1

@@ -1,4 +1,4 @@
-package cuda
+package cpp
 
 import (
 	"bytes"
@@ -42,8 +42,8 @@ type declaration struct {
 // __shared__ arrays are dynamic shared memory) and of __global__ kernels (launched from host code
 // through their host stubs) never count as uses of other files' device code.
 func ScanSource(src []byte) SourceFacts {
-	clean, starts := stripComments(src)
-	text := blankLiterals(blankDirectives(clean))
+	clean, starts := StripComments(src)
+	text := BlankLiterals(BlankDirectives(clean))
 	lineOf := func(i int) int {
 		return starts[bytes.Count(text[:i], []byte("\n"))]
 	}
@@ -250,9 +250,9 @@ func firstNonSpace(b []byte) int {
 	return 0
 }
 
-// blankDirectives replaces preprocessor directives (with their continuation lines) by spaces,
+// BlankDirectives replaces preprocessor directives (with their continuation lines) by spaces,
 // keeping newlines, so that macros and #include lines do not look like code.
-func blankDirectives(src []byte) []byte {
+func BlankDirectives(src []byte) []byte {
 	out := append([]byte(nil), src...)
 	atLineStart := true
 	for i := 0; i < len(out); i++ {
@@ -278,9 +278,9 @@ func blankDirectives(src []byte) []byte {
 	return out
 }
 
-// blankLiterals replaces the contents of string and character literals by spaces (stripComments
+// BlankLiterals replaces the contents of string and character literals by spaces (stripComments
 // has already reduced raw strings to R"").
-func blankLiterals(src []byte) []byte {
+func BlankLiterals(src []byte) []byte {
 	out := append([]byte(nil), src...)
 	for i := 0; i < len(out); i++ {
 		c := out[i]

@@ -1,4 +1,4 @@
-package cuda
+package cpp
 
 // The #if expression evaluator: C preprocessor arithmetic over macro-expanded tokens, where an
 // operand gazelle cannot know makes the result unknown.

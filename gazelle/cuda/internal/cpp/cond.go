@@ -1,42 +1,46 @@
-package cuda
+package cpp
 
 import (
 	"strconv"
 	"strings"
 )
 
-// tri is a three-valued truth: a conditional group that is compiled (yes), skipped (no), or one
+// Tri is a three-valued truth: a conditional group that is compiled (yes), skipped (no), or one
 // whose condition gazelle cannot evaluate (maybe).
-type tri int8
+type Tri int8
 
+// The three truths, ordered: And is the minimum, Or the maximum.
 const (
-	no tri = iota
-	maybe
-	yes
+	No Tri = iota
+	Maybe
+	Yes
 )
 
-func (a tri) and(b tri) tri {
+// And is the truth of a and b.
+func (a Tri) And(b Tri) Tri {
 	if a < b {
 		return a
 	}
 	return b
 }
 
-func (a tri) or(b tri) tri {
+// Or is the truth of a or b.
+func (a Tri) Or(b Tri) Tri {
 	if a > b {
 		return a
 	}
 	return b
 }
 
-func (a tri) not() tri { return yes - a }
+// Not is the truth of not a.
+func (a Tri) Not() Tri { return Yes - a }
 
 // macro is what the preprocessor knows of one macro name.
 type macro struct {
 	// state: yes for a macro that is defined, no for one that is undefined (an #undef, or -U),
 	// maybe for one that may be defined (a #define in a group gazelle cannot evaluate, a macro
 	// the compiler defines in some compiles only).
-	state tri
+	state Tri
 	// value is the replacement text of an object-like macro defined for sure ("" when known
 	// empty); known is false when the value is not known.
 	value string
@@ -45,44 +49,52 @@ type macro struct {
 	function bool
 }
 
-// macros is the macro table of one translation unit, by name. A name it does not hold is looked
+// Macros is the macro table of one translation unit, by name. A name it does not hold is looked
 // up in the compiler's and the toolkit's (see builtinMacro).
-type macros map[string]macro
+type Macros map[string]macro
 
-func (m macros) lookup(name string) macro {
+// State is yes for a macro that is defined, no for one that is not, maybe
+// for one that may be.
+func (m Macros) State(name string) Tri { return m.lookup(name).state }
+
+// OwnState is a macro's state by the translation unit's own #defines and
+// #undefs (and the rule's flags) alone: No when the table does not hold it.
+func (m Macros) OwnState(name string) Tri { return m[name].state }
+
+func (m Macros) lookup(name string) macro {
 	if d, ok := m[name]; ok {
 		return d
 	}
 	return builtinMacro(name)
 }
 
-// define records #define NAME VALUE (or -DNAME=VALUE) in a group of the given state.
-func (m macros) define(name, value string, function bool, state tri) {
+// Define records #define NAME VALUE (or -DNAME=VALUE) in a group of the given state.
+func (m Macros) Define(name, value string, function bool, state Tri) {
 	switch state {
-	case yes:
-		m[name] = macro{state: yes, value: strings.TrimSpace(value), known: !function, function: function}
-	case maybe:
-		m[name] = macro{state: maybe}
+	case Yes:
+		m[name] = macro{state: Yes, value: strings.TrimSpace(value), known: !function, function: function}
+	case Maybe:
+		m[name] = macro{state: Maybe}
 	}
 }
 
-// undef records #undef NAME in a group of the given state.
-func (m macros) undef(name string, state tri) {
+// Undef records #undef NAME in a group of the given state.
+func (m Macros) Undef(name string, state Tri) {
 	switch state {
-	case yes:
-		m[name] = macro{state: no}
-	case maybe:
-		if m.lookup(name).state != no {
-			m[name] = macro{state: maybe}
+	case Yes:
+		m[name] = macro{state: No}
+	case Maybe:
+		if m.lookup(name).state != No {
+			m[name] = macro{state: Maybe}
 		}
 	}
 }
 
-// defineFlag records a -DNAME, -DNAME=VALUE or -UNAME of a rule (defines and local_defines
+// DefineFlag records a -DNAME, -DNAME=VALUE or -UNAME of a rule (defines and local_defines
 // entries are given without -D).
-func (m macros) defineFlag(def string, undef bool) {
+func (m Macros) DefineFlag(def string, undef bool) {
 	if undef {
-		m.undef(strings.TrimSpace(def), yes)
+		m.Undef(strings.TrimSpace(def), Yes)
 		return
 	}
 	name, value, found := strings.Cut(def, "=")
@@ -91,17 +103,17 @@ func (m macros) defineFlag(def string, undef bool) {
 		value = "1"
 	}
 	if i := strings.IndexByte(name, '('); i >= 0 {
-		m.define(name[:i], value, true, yes)
+		m.Define(name[:i], value, true, Yes)
 		return
 	}
 	if name != "" {
-		m.define(name, value, false, yes)
+		m.Define(name, value, false, Yes)
 	}
 }
 
 // Macros of the compile that cu_library runs on Linux (nvcc with gcc or clang as the host
 // compiler). A name in none of these lists, that no #define of the translation unit and no
-// define of the rule gives, is undefined, as the preprocessor takes it.
+// Define of the rule gives, is undefined, as the preprocessor takes it.
 var (
 	// builtinDefined are defined in every compile, with these values ("" when not known).
 	// __CUDACC__ depends on the file compiled (see preprocessor.unit).
@@ -142,17 +154,17 @@ var (
 // builtinMacro returns what gazelle knows of a macro that the translation unit does not define.
 func builtinMacro(name string) macro {
 	if v, ok := builtinDefined[name]; ok {
-		return macro{state: yes, value: v, known: v != ""}
+		return macro{state: Yes, value: v, known: v != ""}
 	}
 	if builtinUndefined[name] {
-		return macro{state: no}
+		return macro{state: No}
 	}
 	for _, p := range unknownPrefixes {
 		if strings.HasPrefix(name, p) {
-			return macro{state: maybe}
+			return macro{state: Maybe}
 		}
 	}
-	return macro{state: no}
+	return macro{state: No}
 }
 
 // ppToken is a token of a #if expression.
@@ -232,38 +244,38 @@ func parseNumber(s string) (int64, bool) {
 	return int64(u), true
 }
 
-// evalCondition evaluates the expression of #if or #elif: yes when it is not zero, no when it is,
+// EvalCondition evaluates the expression of #if or #elif: yes when it is not zero, no when it is,
 // maybe when it needs something gazelle does not know (a macro it cannot know, a function-like
 // macro, a construct the evaluator does not handle). has tells whether the compile finds a header,
 // for __has_include.
-func evalCondition(expr string, m macros, has func(Include) tri) tri {
+func EvalCondition(expr string, m Macros, has func(Include) Tri) Tri {
 	expr, ok := replaceHasInclude(expr, has)
 	if !ok {
-		return maybe
+		return Maybe
 	}
 	toks, ok := tokenize(expr)
 	if !ok {
-		return maybe
+		return Maybe
 	}
 	toks, ok = expand(toks, m, map[string]bool{}, 0)
 	if !ok {
-		return maybe
+		return Maybe
 	}
 	p := &exprParser{toks: toks}
 	v := p.ternary()
 	if p.bad || p.pos != len(p.toks) || !v.known {
-		return maybe
+		return Maybe
 	}
 	if v.n != 0 {
-		return yes
+		return Yes
 	}
-	return no
+	return No
 }
 
 // replaceHasInclude replaces each __has_include("h") and __has_include(<h>) of expr by 1 or 0,
 // or by a name whose value is not known; ok is false for a malformed one. __has_include_next is
 // not known.
-func replaceHasInclude(expr string, has func(Include) tri) (string, bool) {
+func replaceHasInclude(expr string, has func(Include) Tri) (string, bool) {
 	const name = "__has_include"
 	var b strings.Builder
 	for {
@@ -293,9 +305,9 @@ func replaceHasInclude(expr string, has func(Include) tri) (string, bool) {
 			return "", false
 		}
 		switch has(inc) {
-		case yes:
+		case Yes:
 			b.WriteString(" 1 ")
-		case no:
+		case No:
 			b.WriteString(" 0 ")
 		default:
 			b.WriteString(" __has_include_unknown ")
@@ -307,7 +319,7 @@ func replaceHasInclude(expr string, has func(Include) tri) (string, bool) {
 // expand replaces defined X and defined(X) by their values and macro names by their replacement
 // (or a value not known); other identifiers are 0 (true and false are 1 and 0). ok is false when
 // the expression cannot be expanded (a malformed defined, a recursion too deep).
-func expand(toks []ppToken, m macros, active map[string]bool, depth int) ([]ppToken, bool) {
+func expand(toks []ppToken, m Macros, active map[string]bool, depth int) ([]ppToken, bool) {
 	if depth > 32 {
 		return nil, false
 	}
@@ -334,9 +346,9 @@ func expand(toks []ppToken, m macros, active map[string]bool, depth int) ([]ppTo
 				return nil, false
 			}
 			switch m.lookup(name).state {
-			case yes:
+			case Yes:
 				out = append(out, ppToken{kind: 'n', num: 1})
-			case no:
+			case No:
 				out = append(out, ppToken{kind: 'n', num: 0})
 			default:
 				out = append(out, unknown)
@@ -350,7 +362,7 @@ func expand(toks []ppToken, m macros, active map[string]bool, depth int) ([]ppTo
 		default:
 			d := m.lookup(t.text)
 			switch {
-			case call && (d.state != no || strings.HasPrefix(t.text, "__has_")):
+			case call && (d.state != No || strings.HasPrefix(t.text, "__has_")):
 				// A function-like macro (or __has_include, __has_builtin, ...): its call is a
 				// value gazelle does not know.
 				end := closingParen(toks, i+1)
@@ -359,9 +371,9 @@ func expand(toks []ppToken, m macros, active map[string]bool, depth int) ([]ppTo
 				}
 				out = append(out, unknown)
 				i = end
-			case d.state == no || d.state == yes && d.function:
+			case d.state == No || d.state == Yes && d.function:
 				out = append(out, ppToken{kind: 'n', num: 0})
-			case d.state == maybe || !d.known || active[t.text]:
+			case d.state == Maybe || !d.known || active[t.text]:
 				out = append(out, unknown)
 			default:
 				repl, ok := tokenize(d.value)
@@ -402,4 +414,30 @@ func closingParen(toks []ppToken, open int) int {
 		}
 	}
 	return -1
+}
+
+// ParseDefine reads what follows #define: NAME, NAME VALUE or NAME(PARAMS) BODY.
+func ParseDefine(arg string) (name, value string, function, ok bool) {
+	name = FirstIdentifier(arg)
+	if name == "" || !strings.HasPrefix(arg, name) {
+		return "", "", false, false
+	}
+	rest := arg[len(name):]
+	if strings.HasPrefix(rest, "(") {
+		return name, "", true, true
+	}
+	return name, strings.TrimSpace(rest), false, true
+}
+
+// FirstIdentifier returns the identifier that s starts with (after spaces), or "".
+func FirstIdentifier(s string) string {
+	s = strings.TrimLeft(s, spaces)
+	n := 0
+	for n < len(s) && isIdentChar(s[n]) {
+		n++
+	}
+	if n == 0 || isDigit(s[0]) {
+		return ""
+	}
+	return s[:n]
 }
