@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -28,24 +29,12 @@ func (t *Tensor) cpuValues() []float64 {
 
 func callSumDiff(ctx context.Context, x, y *Tensor, bw FuncBackward) ([]*Tensor, error) {
 	return sumDiff.Call(ctx, "SumDiff", []*Tensor{x, y}, func(in []*Tensor, grad bool) ([]Output, any, FuncBackward, error) {
-		if !equalShapes(in[0].shape, in[1].shape) {
+		if !slices.Equal(in[0].shape, in[1].shape) {
 			return nil, nil, nil, opErr("SumDiff", "input 1", ErrShape, "shapes differ")
 		}
 		o := Output{Shape: in[0].Shape(), DType: Float64}
 		return []Output{o, o}, 2.0, bw, nil
 	})
-}
-
-func equalShapes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestMultiOp: a MultiOp call takes the dispatcher's path: inputs of two

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testtensor"
 )
 
 // Layout is how a tensor's elements are laid out in its storage.
@@ -28,14 +29,5 @@ func Layouts(shape []int) []Layout { return testkit.Layouts(shape) }
 // a view of a larger contiguous tensor made on dev, whose elements outside
 // the view are NaN. Copies to dev are made with ctx.
 func View(ctx context.Context, dtype ops.DType, data []float64, shape []int, layout Layout, dev ops.Device) (*ops.Tensor, error) {
-	return testkit.View(data, shape, layout, func(base []float64, shape []int) (*ops.Tensor, error) {
-		b, err := ops.FromFloat64(base, shape...)
-		if err == nil {
-			b, err = b.AsType(ctx, dtype)
-		}
-		if err == nil {
-			b, err = b.To(ctx, dev)
-		}
-		return b, err
-	})
+	return testtensor.View(ctx, dtype, data, shape, layout, dev)
 }

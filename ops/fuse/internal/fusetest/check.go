@@ -9,23 +9,15 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testtensor"
 )
 
 // Input returns a tensor of dtype on dev whose logical values are data
-// (rounded to dtype), laid out as layout (as testkit.View lays it out; this
-// package leaves ops/cuda out of ops/fuse's tests), and those rounded
-// values.
+// (rounded to dtype), laid out as layout (testtensor.View, what optest.View
+// is; optest itself would bring ops/cuda into ops/fuse's tests), and those
+// rounded values.
 func Input(ctx context.Context, data []float64, shape []int, dtype ops.DType, layout testkit.Layout, dev ops.Device) (*ops.Tensor, []float64, error) {
-	t, err := testkit.View(data, shape, layout, func(base []float64, shape []int) (*ops.Tensor, error) {
-		b, err := ops.FromFloat64(base, shape...)
-		if err == nil {
-			b, err = b.AsType(ctx, dtype)
-		}
-		if err == nil {
-			b, err = b.To(ctx, dev)
-		}
-		return b, err
-	})
+	t, err := testtensor.View(ctx, dtype, data, shape, layout, dev)
 	if err != nil {
 		return nil, nil, err
 	}
