@@ -7,26 +7,30 @@ import (
 )
 
 // dispatch is one call through the dispatcher, the path every op call
-// takes, whether of an Op (one output) or of a MultiOp (several): the
-// tensors are checked (non-nil, not freed, on one device, of one dtype
-// where the op asks for it) and pinned for the call, the outputs are
-// allocated for ctx on the inputs' device, the work of their stream is
-// ordered after the work that produced each input, the kernel registered
-// for the device runs, and the call is recorded for autograd.
+// takes, whether of an Op (one output) or of a MultiOp (several): begin
+// checks the tensors (non-nil, not freed, on one device, of one dtype
+// where the op asks for it), pins them for the call, gets the outputs'
+// shapes and dtypes and finds the kernel of the device; alloc allocates
+// the outputs for ctx on the inputs' device and orders the work of their
+// stream after the work that produced each input; the caller (Op.call,
+// MultiOp.Call) then runs the kernel, records the call for autograd and
+// unpins. Exactly one of op and multi is set; the fields below each are
+// theirs.
 type dispatch struct {
-	name      string
-	names     []string // the tensors' argument names, for errors
-	ts        []*Tensor
-	sameDType bool
-	// outputs gives the outputs' shapes and dtypes; it runs after the
-	// checks, with the tensors pinned.
-	outputs func() ([]Output, error)
-	// kernel returns the kernel for a device type, nil when none is
-	// registered.
-	kernel  func(dt DeviceType) func(ctx context.Context, outs []*Tensor) error
-	devices func() []string
-	// record, when not nil, is called when an input requires grad.
-	record func(ctx context.Context, outs []*Tensor) error
+	name  string
+	names []string // the tensors' argument names, for errors
+	ts    []*Tensor
+	dev   Device
+
+	op   *Op
+	args Args
+	opK  Kernel
+
+	multi   *MultiOp
+	prepare func(in []*Tensor, grad bool) ([]Output, any, FuncBackward, error)
+	attr    any
+	bw      FuncBackward
+	multiK  MultiKernel
 }
 
 // Output is the shape and dtype of one output of a MultiOp call.
@@ -35,7 +39,10 @@ type Output struct {
 	DType DType
 }
 
-func (d *dispatch) run(ctx context.Context) ([]*Tensor, error) {
+// begin checks and pins the tensors and returns the outputs' shapes and
+// dtypes (appended to buf). On success the caller unpins the tensors
+// (unpinAll) when the call is done; on error nothing is left pinned.
+func (d *dispatch) begin(ctx context.Context, buf []Output) ([]Output, error) {
 	name := d.name
 	if err := checkCtx(name, ctx); err != nil {
 		return nil, err
@@ -48,46 +55,118 @@ func (d *dispatch) run(ctx context.Context) ([]*Tensor, error) {
 	if err := pinAll(name, d.ts, d.names); err != nil {
 		return nil, err
 	}
-	defer unpinAll(d.ts)
-	if err := checkSameDevice(name, d.ts, d.names, d.sameDType); err != nil {
+	specs, err := d.checked(buf)
+	if err != nil {
+		unpinAll(d.ts)
 		return nil, err
 	}
-	specs, err := d.outputs()
+	return specs, nil
+}
+
+// checked is begin's part once the tensors are pinned: the device (and
+// dtype) check, the outputs and the kernel.
+func (d *dispatch) checked(buf []Output) ([]Output, error) {
+	if err := checkSameDevice(d.name, d.ts, d.names, d.op != nil); err != nil {
+		return nil, err
+	}
+	specs, err := d.outputs(buf)
 	if err != nil {
 		return nil, err
 	}
-	dev := d.ts[0].device
-	k := d.kernel(dev.Type)
-	if k == nil {
-		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", dev, d.devices())
+	d.dev = d.ts[0].device
+	registry.mu.RLock()
+	if d.op != nil {
+		d.opK = registry.kernels[d.op][d.dev.Type]
+	} else {
+		d.multiK = registry.multiKernels[d.multi][d.dev.Type]
 	}
-	outs := make([]*Tensor, len(specs))
-	free := func() {
-		for _, o := range outs {
-			o.Free()
-		}
+	registry.mu.RUnlock()
+	if d.opK == nil && d.multiK == nil {
+		return nil, opErr(d.name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", d.dev, d.devices())
 	}
+	return specs, nil
+}
+
+// alloc allocates outs[i] for specs[i] and orders it after the inputs; on
+// error it frees what it allocated.
+func (d *dispatch) alloc(ctx context.Context, specs []Output, outs []*Tensor) error {
 	for i, s := range specs {
-		if outs[i], err = allocTensor(ctx, name, dev, s.DType, s.Shape); err != nil {
-			free()
-			return nil, err
+		var err error
+		if outs[i], err = allocTensor(ctx, d.name, d.dev, s.DType, s.Shape); err == nil {
+			err = orderInputs(d.name, outs[i], d.ts, d.names)
 		}
-		if err := orderInputs(name, outs[i], d.ts, d.names); err != nil {
-			free()
-			return nil, err
+		if err != nil {
+			freeAll(outs)
+			return err
 		}
 	}
-	if err := k(ctx, outs); err != nil {
-		free()
-		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, dev, err)
+	return nil
+}
+
+// kernelFailed frees the outputs of a call whose kernel failed and returns
+// the kernel's error, wrapped.
+func (d *dispatch) kernelFailed(outs []*Tensor, err error) error {
+	freeAll(outs)
+	return fmt.Errorf("ops.%s: %v kernel: %w", d.name, d.dev, err)
+}
+
+// freeAll frees the tensors (nil ones are skipped).
+func freeAll(ts []*Tensor) {
+	for _, t := range ts {
+		t.Free()
 	}
-	if d.record != nil && anyRequiresGrad(d.ts) {
-		if err := d.record(ctx, outs); err != nil {
-			free()
+}
+
+// outputs returns the outputs' shapes and dtypes, appended to buf: the
+// op's shape and dtype rules, or the MultiOp call's prepare (which also
+// sets d.attr and d.bw). The tensors are checked and pinned.
+func (d *dispatch) outputs(buf []Output) ([]Output, error) {
+	name, ts := d.name, d.ts
+	if o := d.op; o != nil {
+		shape, err := o.outputShape(name, ts, d.args)
+		if err != nil {
 			return nil, err
 		}
+		dtype := ts[0].dtype
+		if o.def.DType != nil {
+			if dtype = o.def.DType(ts, d.args); !dtype.valid() {
+				return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
+			}
+		}
+		return append(buf, Output{Shape: shape, DType: dtype}), nil
+	}
+	grad := anyRequiresGrad(ts)
+	outs, attr, bw, err := d.prepare(ts, grad)
+	if err != nil {
+		return nil, err
+	}
+	if bw == nil && grad {
+		return nil, opErr(name, "", ErrGrad, "backward is not implemented")
+	}
+	d.attr, d.bw = attr, bw
+	for i, s := range outs {
+		if !s.DType.valid() {
+			return nil, opErr(name, "", ErrDType, "output %d has dtype %v, expected float32, float64, float16 or bfloat16", i, s.DType)
+		}
+		sh, err := checkShape(name, s.Shape) // a private copy
+		if err != nil {
+			return nil, err
+		}
+		outs[i].Shape = sh
 	}
 	return outs, nil
+}
+
+// devices names the device types the op has kernels for.
+func (d *dispatch) devices() []string {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	if d.op != nil {
+		ks := registry.kernels[d.op]
+		return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
+	}
+	ks := registry.multiKernels[d.multi]
+	return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
 }
 
 // checkSameDevice checks that every tensor is on the first one's device
@@ -175,56 +254,44 @@ func (o *MultiOp) Call(ctx context.Context, name string, inputs []*Tensor,
 	if len(inputs) == 0 || prepare == nil {
 		return nil, opErr(name, "", ErrArg, "a call needs at least one input and a Prepare function")
 	}
-	names := make([]string, len(inputs))
+	d := dispatch{name: name, names: inputNames(len(inputs)), ts: inputs, multi: o, prepare: prepare}
+	specs, err := d.begin(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer unpinAll(inputs)
+	outs := make([]*Tensor, len(specs))
+	if err := d.alloc(ctx, specs, outs); err != nil {
+		return nil, err
+	}
+	if err := d.multiK(ctx, outs, inputs, d.attr); err != nil {
+		return nil, d.kernelFailed(outs, err)
+	}
+	if anyRequiresGrad(inputs) {
+		recordOutputs(ctx, name, outs, inputs, d.bw)
+	}
+	return outs, nil
+}
+
+// inputNames are the names of a MultiOp call's inputs in errors.
+func inputNames(n int) []string {
+	if n <= len(inputNameList) {
+		return inputNameList[:n]
+	}
+	names := slices.Clone(inputNameList)
+	for i := len(names); i < n; i++ {
+		names = append(names, fmt.Sprintf("input %d", i))
+	}
+	return names
+}
+
+var inputNameList = func() []string {
+	names := make([]string, 16)
 	for i := range names {
 		names[i] = fmt.Sprintf("input %d", i)
 	}
-	var attr any
-	var bw FuncBackward
-	d := dispatch{name: name, names: names, ts: inputs,
-		outputs: func() ([]Output, error) {
-			outs, a, b, err := prepare(inputs, anyRequiresGrad(inputs))
-			if err != nil {
-				return nil, err
-			}
-			attr, bw = a, b
-			if bw == nil && anyRequiresGrad(inputs) {
-				return nil, opErr(name, "", ErrGrad, "backward is not implemented")
-			}
-			for i, s := range outs {
-				if !s.DType.valid() {
-					return nil, opErr(name, "", ErrDType, "output %d has dtype %v, expected float32, float64, float16 or bfloat16", i, s.DType)
-				}
-				sh, err := checkShape(name, slices.Clone(s.Shape))
-				if err != nil {
-					return nil, err
-				}
-				outs[i].Shape = sh
-			}
-			return outs, nil
-		},
-		kernel: func(dt DeviceType) func(context.Context, []*Tensor) error {
-			registry.mu.RLock()
-			k := registry.multiKernels[o][dt]
-			registry.mu.RUnlock()
-			if k == nil {
-				return nil
-			}
-			return func(ctx context.Context, outs []*Tensor) error { return k(ctx, outs, inputs, attr) }
-		},
-		devices: func() []string {
-			registry.mu.RLock()
-			defer registry.mu.RUnlock()
-			ks := registry.multiKernels[o]
-			return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
-		},
-		record: func(ctx context.Context, outs []*Tensor) error {
-			recordOutputs(ctx, name, outs, inputs, bw)
-			return nil
-		},
-	}
-	return d.run(ctx)
-}
+	return names
+}()
 
 // kernelDeviceNames names the device types that has says have a kernel.
 func kernelDeviceNames(has func(dt DeviceType) bool) []string {

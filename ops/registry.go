@@ -279,40 +279,24 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, args Args, rec
 	if err := o.checkArgs(name, ts, args); err != nil {
 		return nil, err
 	}
-	d := dispatch{name: name, names: o.tensorNames, ts: ts, sameDType: true,
-		outputs: func() ([]Output, error) {
-			shape, err := o.outputShape(name, ts, args)
-			if err != nil {
-				return nil, err
-			}
-			dtype := ts[0].dtype
-			if o.def.DType != nil {
-				if dtype = o.def.DType(ts, args); !dtype.valid() {
-					return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
-				}
-			}
-			return []Output{{Shape: shape, DType: dtype}}, nil
-		},
-		kernel: func(dt DeviceType) func(context.Context, []*Tensor) error {
-			k := kernelFor(o, dt)
-			if k == nil {
-				return nil
-			}
-			return func(ctx context.Context, outs []*Tensor) error { return k(ctx, outs[0], ts, args) }
-		},
-		devices: func() []string { return kernelDevices(o) },
-	}
-	if record {
-		d.record = func(ctx context.Context, outs []*Tensor) error {
-			o.recordNode(ctx, outs[0], ts, args)
-			return nil
-		}
-	}
-	outs, err := d.run(ctx)
+	d := dispatch{name: name, names: o.tensorNames, ts: ts, op: o, args: args}
+	var one [1]Output
+	specs, err := d.begin(ctx, one[:0])
 	if err != nil {
 		return nil, err
 	}
-	return outs[0], nil
+	defer unpinAll(ts)
+	var out [1]*Tensor
+	if err := d.alloc(ctx, specs, out[:]); err != nil {
+		return nil, err
+	}
+	if err := d.opK(ctx, out[0], ts, args); err != nil {
+		return nil, d.kernelFailed(out[:], err)
+	}
+	if record && anyRequiresGrad(ts) {
+		o.recordNode(ctx, out[0], ts, args)
+	}
+	return out[0], nil
 }
 
 // checkArgs checks the arguments against the schema and that no tensor is nil.
