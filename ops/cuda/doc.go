@@ -229,5 +229,5 @@
 // a*x**3 + b*x**2 + c*x + d), Norm at the copy bandwidth (as fast as
 // PyTorch), RowSoftmax 1.02x to 1.28x torch.softmax; MatMul runs at
 // torch.matmul's speed (the same cuBLAS; docs/benchmarks/h100-matmul-2026-11-23).
-// ops/bench compares with PyTorch, bench_test.go has Go benchmarks.
+// bench compares with PyTorch, bench_test.go has Go benchmarks.
 package cuda

@@ -2,7 +2,7 @@
 // CUDA kernel (tiledmatmul.cu: shared-memory tiles, register blocking, double buffering, strided
 // inputs read along their unit stride). It used to be ops.MatMul's CUDA kernel; ops.MatMul now
 // calls cuBLAS, and this op stays as a worked example of a non-trivial kernel with strided
-// operands, and as a benchmark row next to cuBLAS (ops/bench). Its CPU kernel is a plain triple
+// operands, and as a benchmark row next to cuBLAS (bench/). Its CPU kernel is a plain triple
 // loop in float64; its backward uses ops.MatMul.
 package tiledmatmul
 
