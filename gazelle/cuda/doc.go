@@ -50,7 +50,7 @@
 //
 // An existing program pair, a cc_binary without srcs whose only dep is a cu_library (not the
 // directory's library) with one source and no hdrs, keeps its names, for a directory's only
-// program too (ops/bench/floor: floor and floor_lib). A pair named as above whose source has no
+// program too (bench/floor: floor and floor_lib). A pair named as above whose source has no
 // main() any more, or is gone, is deleted, and the source joins the directory's library; the
 // directory's {dirname}_bin is deleted when the library has no main() any more (if its deps are
 // still only that library). No binary is generated for a library that a cc_binary or cc_test of
