@@ -90,7 +90,7 @@
 // # Autograd
 //
 // When an input requires grad, a call records one autograd node over all
-// its outputs (as ops.RecordFunc does). Backward runs it once, after everything
+// its outputs (ops.MultiOp.Call). Backward runs it once, after everything
 // that used any output, with the gradients of the outputs that received
 // one; its backward is one chain derived by reverse-mode differentiation of
 // the steps, seeded with those gradients, and compiled and cached (per
