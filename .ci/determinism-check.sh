@@ -7,7 +7,7 @@
 # also makes the split's SASS and PTX (cuobjdump -sass, -ptx) those of one nvcc run. Where an object
 # differs, the check says whether its SASS and PTX differ too.
 #
-# Usage: tools/determinism-check.sh [CUDA_VERSION[:MODE,...]...]
+# Usage: .ci/determinism-check.sh [CUDA_VERSION[:MODE,...]...]
 #   default: 13.2:fastbuild,opt local:fastbuild (the pinned default toolkit in both modes, and the
 #   machine's own toolkit, which CI installs).
 #

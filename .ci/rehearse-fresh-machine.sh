@@ -3,7 +3,7 @@
 # into it, and run .ci/run there (as root, which installs Bazel, Go and a compiler through ./bazelw;
 # Bazel downloads the CUDA toolkit itself), after checking that ./bazelw as a non-root user stops
 # with a message saying what to install. After the first run it prints how much Bazel downloaded.
-# Usage (as root, on Debian): tools/rehearse-fresh-machine.sh [DIR]   (default /tmp/fresh-bookworm)
+# Usage (as root, on Debian): .ci/rehearse-fresh-machine.sh [DIR]   (default /tmp/fresh-bookworm)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-/tmp/fresh-bookworm}

@@ -7,7 +7,7 @@
 # .bazelrc, whose --override_module points at this checkout. `bazel mod show_repo` must show the
 # archive, fetched and checked against source.json's integrity.
 #
-#   tools/registry-check.sh
+#   .ci/registry-check.sh
 #
 # The registry lives at $RELEASE_CHECK_DIR (default ~/.cache/rules_cuda_go/release-check), replaced
 # on every run; the release is at MODULE.bazel's version, the one the example depends on.

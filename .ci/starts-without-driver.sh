@@ -2,9 +2,9 @@
 # starts-without-driver.sh: every test binary of //tests:all and of the example consumers starts, and
 # passes (its GPU parts skipping), where no NVIDIA driver library (libcuda.so.1) can be found.
 #
-#   tools/starts-without-driver.sh              # //tests:all here, //... in examples/bzlmod_consumer and examples/workspace_consumer
-#   tools/starts-without-driver.sh .            # //tests:all only (CI runs this as its first step)
-#   tools/starts-without-driver.sh examples/bzlmod_consumer examples/workspace_consumer
+#   .ci/starts-without-driver.sh              # //tests:all here, //... in examples/bzlmod_consumer and examples/workspace_consumer
+#   .ci/starts-without-driver.sh .            # //tests:all only (CI runs this as its first step)
+#   .ci/starts-without-driver.sh examples/bzlmod_consumer examples/workspace_consumer
 #
 # 1. Builds the tests, then looks at every ELF file in their runfiles that this repository (or the
 #    example) built: none may list libcuda.so.1 in NEEDED (such a binary needs the driver to start).

@@ -3,8 +3,8 @@
 # CUDA dialect) lets clangd understand .cu files: `clangd --check` on a .cu file of this repository
 # and one of examples/bzlmod_consumer must report no errors.
 #
-#   tools/clangd-check.sh            # skips, saying so, where clangd is not installed
-#   tools/clangd-check.sh --install  # CI: installs Debian's clangd first where it is missing (root,
+#   .ci/clangd-check.sh            # skips, saying so, where clangd is not installed
+#   .ci/clangd-check.sh --install  # CI: installs Debian's clangd first where it is missing (root,
 #                                    # through tools/install-debian.sh clangd)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -8,7 +8,7 @@
 #   clean build of //ops/... for the release list (the output base's action cache is cleared first
 #     with `bazel clean`; repositories and the Go SDK stay), with --clean (slow: minutes each);
 #   adding 10.0 to a built 9.0 list: which actions run and how long.
-# Usage: tools/build-bench.sh [--clean] [REPEATS]   (from the repository root; extra Bazel flags in
+# Usage: .ci/build-bench.sh [--clean] [REPEATS]   (from the repository root; extra Bazel flags in
 #   BENCH_FLAGS, e.g. BENCH_FLAGS=--config=buildbarn)
 set -euo pipefail
 cd "$(dirname "$0")/.."

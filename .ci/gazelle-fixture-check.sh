@@ -7,7 +7,7 @@
 # edits, checks that each binary links only the CUDA libraries its program uses, and builds //...
 # with --config=cpu (binaries are skipped there). The committed fixture is never modified.
 #
-#   tools/gazelle-fixture-check.sh
+#   .ci/gazelle-fixture-check.sh
 #
 # The copy lives at a fixed path ($GAZELLE_FIXTURE_DIR, default
 # ~/.cache/rules_cuda_go/gazelle-fixture/ws) so that its Bazel output base stays warm between
