@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"weak"
 )
 
 // node records how non-leaf tensors were computed: its outputs (nOut of
 // them; each refers to the node and its index) from inputs. It is
 // immutable. Backward keys pending gradients by (node, output index), so a
 // node refers to its outputs only where its backward does (an op's to its
-// one output; RecordFunc's to none), and an output that nothing uses can
+// one output; a MultiOp call's to none), and an output that nothing uses can
 // be collected or freed while the graph lives.
 type node struct {
 	name   string
@@ -134,7 +135,7 @@ func (t *Tensor) Backward(ctx context.Context) error {
 // BackwardWithGrad back-propagates grad (the gradient of some scalar with
 // respect to t; same shape, dtype and device as t) through the recorded
 // graph in reverse topological order, so tensors used several times get
-// the sum of their gradients and a node with several outputs (RecordFunc)
+// the sum of their gradients and a node with several outputs (a MultiOp call)
 // runs once with the gradients of all of them, and accumulates the results
 // into the Grad of the leaves that require grad. Backward functions run as ops on the
 // tensors' device without recording (no double backward), each op's with
@@ -363,4 +364,46 @@ func (t *Tensor) accumulateGrad(ctx context.Context, g *Tensor, own *gradOwner) 
 		return opErr("Backward", "", ErrGrad, "%v", err)
 	}
 	return nil
+}
+
+// FuncBackward computes the gradients of the inputs of a MultiOp call
+// from the gradients of its outputs. It gets the context of the call
+// without its cancellation (with ops/cuda, the
+// forward's stream), one gradient per output (with the output's shape,
+// dtype and device; nil for an output that received none, and at least one
+// is not nil), the inputs detached, and the outputs detached (nil where the
+// gradient is nil). It returns one gradient (or nil) per input, with the
+// input's shape, dtype and device, computed with ops called with ctx; like
+// an op's BackwardFunc, it returns gradients it has just computed, one of
+// grads or a view of one, and keeps none of them.
+type FuncBackward func(ctx context.Context, grads, in, outs []*Tensor) ([]*Tensor, error)
+
+// recordOutputs makes outs the outputs of one autograd node named name over
+// inputs, whose backward calls bw (MultiOp.Call's node).
+func recordOutputs(ctx context.Context, name string, outs, inputs []*Tensor, bw FuncBackward) {
+	ins := slices.Clone(inputs)
+	fwd := context.WithoutCancel(ctx)
+	weakOuts := make([]weak.Pointer[Tensor], len(outs))
+	for k, t := range outs {
+		weakOuts[k] = weak.Make(t)
+	}
+	n := &node{name: name, inputs: ins, nOut: len(outs), ctx: fwd, backward: func(_ context.Context, gs []*Tensor) ([]*Tensor, error) {
+		det := make([]*Tensor, len(ins))
+		for i, t := range ins {
+			det[i] = t.Detach()
+		}
+		// An output with a gradient is reachable: from the tensor
+		// Backward started at or from the node that consumed it.
+		o := make([]*Tensor, len(gs))
+		for k, g := range gs {
+			if g != nil {
+				o[k] = weakOuts[k].Value().Detach()
+			}
+		}
+		return bw(fwd, slices.Clone(gs), det, o)
+	}}
+	for k, t := range outs {
+		t.node, t.out = n, k
+		t.requiresGrad.Store(true)
+	}
 }

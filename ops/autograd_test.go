@@ -192,7 +192,7 @@ var badSquareOp = RegisterOp(OpDef{
 	Args:  []Arg{{Name: "x", Kind: KindTensor}},
 	Shape: func(in []*Tensor, _ Args) ([]int, error) { return in[0].Shape(), nil },
 	Backward: func(ctx context.Context, g *Tensor, in []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
-		gx, err := PolynomialBackward(ctx, g, in[0], 0, 0.5, 0) // g*x: wrong
+		gx, err := polynomialBackward(ctx, g, in[0], 0, 0.5, 0) // g*x: wrong
 		return []*Tensor{gx}, err
 	},
 	CPU: func(ctx context.Context, out *Tensor, in []*Tensor, s Args) error {
@@ -311,7 +311,7 @@ func TestAutogradErrors(t *testing.T) {
 	}
 	// PolynomialBackward has no backward: Backward through it fails clearly.
 	g := must(t)(Full(1, Float64, 3))
-	pb := must(t)(PolynomialBackward(ctx, g, x, 1, 1, 1))
+	pb := must(t)(polynomialBackward(ctx, g, x, 1, 1, 1))
 	if err := must(t)(Norm(ctx, pb)).Backward(ctx); !errors.Is(err, ErrGrad) || !strings.Contains(err.Error(), "PolynomialBackward: backward is not implemented") {
 		t.Fatalf("Backward through non-differentiable op: %v", err)
 	}

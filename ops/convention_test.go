@@ -45,11 +45,11 @@ func TestTypedArgs(t *testing.T) {
 	wantErr(t, "ints for floats", err, ErrArg, "ops.AddScalar: got 1 tensor and 1 int arguments, expected tensors [x] and floats (Args.Floats) [s]")
 	_, err = narrowBackwardOp.Call(ctx, []*Tensor{x}, Args{Ints: []int{1, 0}})
 	wantErr(t, "too few ints", err, ErrArg, "ops.NarrowBackward: got 1 tensor and 2 int arguments, expected tensors [gradOut] and ints (Args.Ints) [dim start size]")
-	_, err = NarrowBackward(ctx, x, 2, 0, 5)
+	_, err = narrowBackward(ctx, x, 2, 0, 5)
 	wantErr(t, "dim out of range", err, ErrArg, "ops.NarrowBackward: dim is 2, expected a dimension in [0, 2)")
-	_, err = NarrowBackward(ctx, x, 1, 3, 5)
+	_, err = narrowBackward(ctx, x, 1, 3, 5)
 	wantErr(t, "too long", err, ErrArg, "ops.NarrowBackward: start 3 and gradOut's size 3 along dim 1 do not fit in size 5")
-	y, err := NarrowBackward(ctx, x, 1, 2, 5)
+	y, err := narrowBackward(ctx, x, 1, 2, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,6 +182,15 @@ func (s *CPUStorage) BFloat16() []half.BFloat16 { return s.bf16 }
 // Offsets and counts are in elements; the host and device storages passed
 // to a copy always have the same dtype and are large enough.
 //
+// A backend with several devices may also have the method
+//
+//	CopyPeer(dst Storage, dstOff int, src Storage, srcOff, n int) error
+//
+// that copies n elements from src[srcOff:] to dst[dstOff:] (storages of
+// two of its devices, same dtype) without staging through host memory,
+// queued with dst's work after the work queued so far on src's (ops/cuda:
+// peer copies between GPUs); Tensor.To then uses it between its devices.
+//
 // A backend with one queue of work per device ignores the contexts and
 // orders nothing; one that queues work on several streams (ops/cuda) lets
 // the context of an op choose the stream its output is allocated for and
@@ -218,11 +227,12 @@ type Backend interface {
 	Synchronize(ctx context.Context, d Device) error
 }
 
-// PeerCopier is implemented by a Backend that copies between two of its
+// peerCopier is implemented by a Backend that copies between two of its
 // devices without staging through host memory (ops/cuda: peer copies
-// between GPUs). Tensor.To uses it for a copy between two devices of the
-// backend; without it such copies go through host memory.
-type PeerCopier interface {
+// between GPUs), with a CopyPeer method (see Backend). Tensor.To uses it for
+// a copy between two devices of the backend; without it such copies go
+// through host memory.
+type peerCopier interface {
 	// CopyPeer copies n elements from src[srcOff:] to dst[dstOff:] (storages
 	// of two devices of the backend, same dtype), queued with dst's work
 	// after the work queued so far on src's, and before src's later work.

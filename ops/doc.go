@@ -90,8 +90,9 @@
 // KindInt, KindDType: float64, int and DType values, passed in Args), a
 // ShapeFunc for its shape rules, an optional output dtype rule (AsType's
 // output has the dtype of its argument) and an optional BackwardFunc.
-// Kernels are registered per DeviceType with RegisterKernel (the analogue
-// of TORCH_LIBRARY_IMPL), from any package. Op.Call checks, in this order,
+// Kernels are registered on the op per DeviceType with Op.RegisterKernel
+// (the analogue of TORCH_LIBRARY_IMPL), from any package: the built-in
+// ops' CUDA kernels (ops/cuda) the same way as a user's. Op.Call checks, in this order,
 // that the arguments match the schema, that tensor arguments are non-nil
 // and not freed, that they share one device and one dtype, then runs the
 // ShapeFunc, picks the kernel of the inputs' device type (a missing one is
@@ -121,9 +122,10 @@
 //	NarrowBackward(gradOut; dim, start, size)
 //
 // The floats are Args.Floats, dim, start and size Args.Ints, dtype
-// Args.DTypes. Each has a function of its name (AsType and Contiguous are
-// Tensor methods); a backward op's function is what a BackwardFunc of an op
-// outside this package calls to reuse it.
+// Args.DTypes. Each forward op has a function of its name (AsType and
+// Contiguous are Tensor methods); the backward ops' functions are in
+// package ops/backward, for a BackwardFunc of an op outside this package
+// that reuses them.
 //
 // A device backend implements Backend (allocation for a context, host
 // copies, ordering, free, synchronize) and calls RegisterBackend from init;
@@ -149,7 +151,7 @@
 //		},
 //		Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
 //			// d(x²)/dx = 2x; computed with ops so it runs on any device.
-//			gx, err := ops.PolynomialBackward(ctx, g, in[0], 0, 1, 0)
+//			gx, err := backward.Polynomial(ctx, g, in[0], 0, 1, 0)
 //			return []*ops.Tensor{gx}, err
 //		},
 //		CPU: ops.ContiguousInputs(squareCPU), // an ops.Kernel; see ExampleRegisterOp
@@ -177,16 +179,20 @@
 //     input's shape, dtype and device, computed with ops called with its
 //     context (it runs without recording, so double backward is not
 //     supported).
-//   - Other devices add kernels with RegisterKernel("Square", ops.DeviceCUDA, k).
+//   - Other devices add kernels with squareOp.RegisterKernel(ops.DeviceCUDA, k).
 //   - Test it with package ops/optest: given its reference in float64, it
 //     checks every dtype, layout and device present, bad inputs and
 //     GradCheck.
 //
-// A computation that does not fit the registry (several outputs, inputs
-// of several dtypes, kernels generated at run time, like the fused chains
-// of package ops/fuse) allocates its outputs with Empty and records them
-// as one autograd node with RecordFunc, whose FuncBackward gets the
-// gradients of all the outputs at once.
+// A family of computations with several outputs and inputs of several
+// dtypes whose kernels are generated at run time, like the fused chains of
+// package ops/fuse, registers one MultiOp: each call (MultiOp.Call) says
+// its outputs, the value its kernel gets and its backward, and takes the
+// same path as an op's call (one dispatcher: checks, pinning, allocation
+// on the context's stream, ordering, the device's kernel, autograd); its
+// backward, a FuncBackward, gets the gradients of all the outputs at once.
+// A fused chain and an NVRTC-compiled kernel are kinds of kernel, not
+// kinds of op.
 //
 // # Autograd
 //
@@ -195,7 +201,7 @@
 // one-element output) or BackwardWithGrad walks the graph in reverse
 // topological order, summing the gradients of tensors used several times,
 // and accumulates into Grad of the leaves; a node with several outputs
-// (RecordFunc) runs once, after everything that used any of them.
+// (a MultiOp call) runs once, after everything that used any of them.
 // Backward functions are ops, so they run on the tensors' device, each
 // with the context of its forward call, so its ops run where the forward
 // ran (with ops/cuda, on the forward's stream, like PyTorch's autograd). Detach gives a leaf that

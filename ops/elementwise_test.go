@@ -146,7 +146,7 @@ func TestPolynomialBackward(t *testing.T) {
 		x := makeView(t, dtype, xd, shape, kind)
 		g := makeView(t, dtype, gd, shape, kKindOther(shape, kind))
 		const a, b, c = 0.5, -1.25, 2
-		out := must(t)(PolynomialBackward(ctx, g, x, a, b, c))
+		out := must(t)(polynomialBackward(ctx, g, x, a, b, c))
 		want, scale := make([]float64, n), make([]float64, n)
 		for i, v := range xd {
 			want[i] = gd[i] * (3*a*v*v + 2*b*v + c)

@@ -56,7 +56,7 @@ func TestOpErrors(t *testing.T) {
 	wantErr(t, "norm freed", err, ErrFreed, "ops.Norm: x has been freed")
 	_, err = Polynomial(ctx, nil, 1, 2, 3, 4)
 	wantErr(t, "poly nil", err, ErrNil, "ops.Polynomial: x is nil")
-	_, err = PolynomialBackward(ctx, x64, y32, 1, 2, 3)
+	_, err = polynomialBackward(ctx, x64, y32, 1, 2, 3)
 	wantErr(t, "polyback dtype", err, ErrDType, "ops.PolynomialBackward: x has dtype float32, expected float64 (same as gradOut)")
 	_, err = Norm(ctx, xcuda)
 	wantErr(t, "no kernel", err, ErrNoKernel, "ops.Norm: no kernel registered for device cuda:0")
@@ -166,8 +166,8 @@ func TestRegisterPanics(t *testing.T) {
 	mustPanic("no tensor arg", func() {
 		RegisterOp(OpDef{Name: "TestNoTensor", Args: []Arg{{"s", KindFloat}}, Shape: sameShape("x")})
 	})
-	mustPanic("unknown op kernel", func() { RegisterKernel("NoSuchOp", DeviceCUDA, fakeAddScalar) })
-	mustPanic("duplicate kernel", func() { RegisterKernel("AddScalar", DeviceCUDA, fakeAddScalar) })
+	mustPanic("nil kernel", func() { addScalarOp.RegisterKernel(DeviceCUDA, nil) })
+	mustPanic("duplicate kernel", func() { addScalarOp.RegisterKernel(DeviceCUDA, fakeAddScalar) })
 	mustPanic("duplicate backend", func() { RegisterBackend(fakeCUDA) })
 	if LookupOp("MatMul") == nil || LookupOp("MatMul").Name() != "MatMul" || LookupOp("nope") != nil {
 		t.Fatal("LookupOp")

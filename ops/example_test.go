@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 )
 
 func ExampleFromFloat64() {
@@ -92,7 +93,7 @@ var squareOp = ops.RegisterOp(ops.OpDef{
 	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
 	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) { return in[0].Shape(), nil },
 	Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := ops.PolynomialBackward(ctx, g, in[0], 0, 1, 0) // g * 2x
+		gx, err := backward.Polynomial(ctx, g, in[0], 0, 1, 0) // g * 2x
 		return []*ops.Tensor{gx}, err
 	},
 	CPU: ops.ContiguousInputs(squareCPU),

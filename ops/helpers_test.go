@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 )
 
 // ---------------------------------------------------------------------------
@@ -44,8 +45,8 @@ func init() {
 	RegisterBackend(fakeCUDA)
 	// AddScalar gets a fake CUDA kernel that indexes through strides the
 	// way a real device kernel would; other ops have none (ErrNoKernel).
-	RegisterKernel("AddScalar", DeviceCUDA, fakeAddScalar)
-	RegisterKernel("Polynomial", DeviceCUDA, fakePolynomial)
+	addScalarOp.RegisterKernel(DeviceCUDA, fakeAddScalar)
+	polynomialOp.RegisterKernel(DeviceCUDA, fakePolynomial)
 }
 
 func (b *fakeBackend) Type() DeviceType { return DeviceCUDA }
@@ -264,86 +265,40 @@ func fromData(tb testing.TB, dtype DType, data []float64, shape ...int) *Tensor 
 	return must(tb)(FromFloat32As(dtype, f, shape...))
 }
 
-// Layout kinds for makeView.
+// Layout kinds for makeView: the layouts of ops/internal/testkit (ops/optest's).
 const (
-	kContig     = "contiguous"
-	kOffset     = "offset"     // contiguous with a storage offset
-	kStrided    = "strided"    // every stride doubled (narrow of [n,2])
-	kTransposed = "transposed" // last two dims transposed (rank >= 2)
-	kNarrowed   = "narrowed"   // narrowed along the last dim (rank >= 2)
+	kContig     = string(testkit.Contiguous)
+	kOffset     = string(testkit.Offset)     // contiguous with a storage offset
+	kStrided    = string(testkit.Strided)    // every other element of the storage
+	kTransposed = string(testkit.Transposed) // last two dims transposed (rank >= 2)
+	kNarrowed   = string(testkit.Narrowed)   // narrowed along the last dim (rank >= 2)
 )
 
 // makeView returns a tensor of the given logical shape and values whose
-// memory layout is given by kind.
+// memory layout is given by kind (testkit.View; unused storage elements are
+// NaN); transposed and narrowed fall back to strided below rank 2.
 func makeView(tb testing.TB, dtype DType, data []float64, shape []int, kind string) *Tensor {
 	tb.Helper()
-	m := must(tb)
-	n := len(data)
 	if len(shape) < 2 && (kind == kTransposed || kind == kNarrowed) {
 		kind = kStrided
 	}
-	switch kind {
-	case kContig:
-		return fromData(tb, dtype, data, shape...)
-	case kOffset:
-		big := append(make([]float64, 3), data...)
-		return m(m(fromData(tb, dtype, big).Narrow(0, 3, n)).Reshape(shape...))
-	case kStrided:
-		big := make([]float64, 2*n)
-		for i, v := range data {
-			big[2*i] = v
-			big[2*i+1] = math.NaN() // must never be read
-		}
-		v := m(m(fromData(tb, dtype, big, n, 2).Narrow(1, 0, 1)).Reshape(shape...))
-		if n > 1 && v.IsContiguous() {
-			tb.Fatalf("strided view of %v is contiguous", shape)
-		}
-		return v
-	case kTransposed:
-		r := len(shape)
-		p, q := shape[r-2], shape[r-1]
-		outer := n / max(p*q, 1)
-		if p*q == 0 {
-			outer = 0
-		}
-		tdata := make([]float64, n)
-		for o := range outer {
-			for i := range p {
-				for j := range q {
-					tdata[o*p*q+j*p+i] = data[o*p*q+i*q+j]
-				}
-			}
-		}
-		tshape := slices.Clone(shape)
-		tshape[r-2], tshape[r-1] = q, p
-		return m(fromData(tb, dtype, tdata, tshape...).Transpose(r-2, r-1))
-	case kNarrowed:
-		r := len(shape)
-		q := shape[r-1]
-		rows := n / max(q, 1)
-		if q == 0 {
-			rows = numel(shape[:r-1])
-		}
-		big := make([]float64, rows*(q+3))
-		for i := range big {
-			big[i] = math.NaN()
-		}
-		for i := range rows {
-			copy(big[i*(q+3)+1:], data[i*q:(i+1)*q])
-		}
-		bshape := slices.Clone(shape)
-		bshape[r-1] = q + 3
-		return m(fromData(tb, dtype, big, bshape...).Narrow(r-1, 1, q))
+	v, err := testkit.View(data, shape, testkit.Layout(kind), func(base []float64, shape []int) (*Tensor, error) {
+		return fromData(tb, dtype, base, shape...), nil
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
-	tb.Fatalf("unknown kind %q", kind)
-	return nil
+	if kind == kStrided && len(data) > 1 && v.IsContiguous() {
+		tb.Fatalf("strided view of %v is contiguous", shape)
+	}
+	return v
 }
 
 // kindsFor returns the layouts applicable to a shape.
 func kindsFor(shape []int) []string {
-	k := []string{kContig, kOffset, kStrided}
-	if len(shape) >= 2 {
-		k = append(k, kTransposed, kNarrowed)
+	var k []string
+	for _, l := range testkit.Layouts(shape) {
+		k = append(k, string(l))
 	}
 	return k
 }
@@ -351,30 +306,15 @@ func kindsFor(shape []int) []string {
 // closeTo checks |got-want| <= tol(i) element by element.
 func closeTo(tb testing.TB, what string, got, want []float64, tol func(i int) float64) {
 	tb.Helper()
-	if len(got) != len(want) {
-		tb.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
-	}
-	for i := range got {
-		if d := math.Abs(got[i] - want[i]); !(d <= tol(i)) {
-			tb.Fatalf("%s: element %d: got %.17g, want %.17g (|diff| %.3g > tol %.3g)", what, i, got[i], want[i], d, tol(i))
-		}
+	if err := testkit.CompareEach(got, want, tol); err != nil {
+		tb.Fatalf("%s: %v", what, err)
 	}
 }
 
-// unitRoundoff returns the unit roundoff of dtype: the largest relative
-// error of one rounding to nearest (2^-p for a p-bit significand): float16
-// 2^-11 ≈ 4.9e-4, bfloat16 2^-8 ≈ 3.9e-3.
-func unitRoundoff(dtype DType) float64 {
-	switch dtype {
-	case Float32:
-		return 0x1p-24
-	case Float16:
-		return 0x1p-11
-	case BFloat16:
-		return 0x1p-8
-	}
-	return 0x1p-53
-}
+// unitRoundoff returns the unit roundoff of dtype (the tolerance table's):
+// the largest relative error of one rounding to nearest (2^-p for a p-bit
+// significand): float16 2^-11 ≈ 4.9e-4, bfloat16 2^-8 ≈ 3.9e-3.
+func unitRoundoff(dtype DType) float64 { return testkit.For(dtype).UnitRoundoff }
 
 // computeRoundoff is the unit roundoff of the type kernels compute in for
 // dtype: float32 for the 16-bit dtypes (they load as float32, compute in

@@ -27,7 +27,7 @@ func (f *linear2) call(ctx context.Context, x, y *Tensor) (p, q *Tensor) {
 	f.t.Helper()
 	p = must(f.t)(Axpby(ctx, f.a[0], x.Detach(), f.a[1], y.Detach()))
 	q = must(f.t)(Axpby(ctx, f.a[2], x.Detach(), f.a[3], y.Detach()))
-	if err := RecordFunc(ctx, f.name, []*Tensor{p, q}, []*Tensor{x, y}, f.backward); err != nil {
+	if err := recordFunc(ctx, f.name, []*Tensor{p, q}, []*Tensor{x, y}, f.backward); err != nil {
 		f.t.Fatal(err)
 	}
 	return p, q
@@ -233,7 +233,7 @@ func TestMultiOutputIdentity(t *testing.T) {
 		gx, err := Axpby(ctx, 1, g[0], 2, g[1])
 		return []*Tensor{gx}, err
 	}
-	if err := RecordFunc(ctx, "copy2", []*Tensor{p, q}, []*Tensor{x}, bw); err != nil {
+	if err := recordFunc(ctx, "copy2", []*Tensor{p, q}, []*Tensor{x}, bw); err != nil {
 		t.Fatal(err)
 	}
 	if err := must(t)(Norm(ctx, p)).Backward(ctx); err != nil {
@@ -328,14 +328,14 @@ func TestRecordFuncErrors(t *testing.T) {
 		{"output records a node", []*Tensor{fresh(), nonLeaf}, []*Tensor{x}, bw, ErrGrad, "output 1 already records a node"},
 		{"output requires grad", []*Tensor{x.Detach(), leaf(t, 78, []int{3}, kContig)}, []*Tensor{x}, bw, ErrGrad, "output 1 already records a node or requires grad"},
 	} {
-		err := RecordFunc(ctx, "f", tc.outs, tc.inputs, tc.bw)
+		err := recordFunc(ctx, "f", tc.outs, tc.inputs, tc.bw)
 		if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.text) {
 			t.Errorf("%s: got %v, want %v containing %q", tc.name, err, tc.kind, tc.text)
 		}
 	}
 	// Nothing requires grad: nothing is recorded.
 	o = fresh()
-	if err := RecordFunc(ctx, "f", []*Tensor{o}, []*Tensor{c}, bw); err != nil || !o.IsLeaf() || o.RequiresGrad() {
+	if err := recordFunc(ctx, "f", []*Tensor{o}, []*Tensor{c}, bw); err != nil || !o.IsLeaf() || o.RequiresGrad() {
 		t.Fatalf("RecordFunc without grad: %v, leaf %v", err, o.IsLeaf())
 	}
 	// A backward that returns the wrong count or shape fails Backward.
@@ -353,7 +353,7 @@ func TestRecordFuncErrors(t *testing.T) {
 		}, "backward of f: boom"},
 	} {
 		a, b := fresh(), fresh()
-		if err := RecordFunc(ctx, "f", []*Tensor{a, b}, []*Tensor{x}, tc.bw); err != nil {
+		if err := recordFunc(ctx, "f", []*Tensor{a, b}, []*Tensor{x}, tc.bw); err != nil {
 			t.Fatal(err)
 		}
 		err := must(t)(Norm(ctx, b)).Backward(ctx)

@@ -64,11 +64,11 @@ func init() {
 	})
 }
 
-// NarrowBackward returns zeros of gradOut's shape except along dim, where
+// narrowBackward returns zeros of gradOut's shape except along dim, where
 // it has size elements, with gradOut at start..start+gradOut's size-1: the
 // gradient of x.Narrow(dim, start, n) with respect to x, whose size along
 // dim is size. It is not itself differentiable.
-func NarrowBackward(ctx context.Context, gradOut *Tensor, dim, start, size int) (*Tensor, error) {
+func narrowBackward(ctx context.Context, gradOut *Tensor, dim, start, size int) (*Tensor, error) {
 	return narrowBackwardOp.Call(ctx, []*Tensor{gradOut}, Args{Ints: []int{dim, start, size}})
 }
 

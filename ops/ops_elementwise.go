@@ -136,7 +136,7 @@ func init() {
 		Shape: sameShape("x"),
 		Backward: func(ctx context.Context, g *Tensor, in []*Tensor, args Args, _ *Tensor) ([]*Tensor, error) {
 			f := args.Floats
-			gx, err := PolynomialBackward(ctx, g, in[0], f[0], f[1], f[2])
+			gx, err := polynomialBackward(ctx, g, in[0], f[0], f[1], f[2])
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(polynomialCPU[float32], polynomialCPU[float64]),
@@ -171,10 +171,10 @@ func init() {
 	})
 }
 
-// PolynomialBackward returns gradOut * (3a*x² + 2b*x + c) elementwise, the
+// polynomialBackward returns gradOut * (3a*x² + 2b*x + c) elementwise, the
 // gradient of Polynomial with respect to x, in one fused pass. It is not
 // itself differentiable.
-func PolynomialBackward(ctx context.Context, gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
+func polynomialBackward(ctx context.Context, gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
 	return polynomialBackwardOp.Call(ctx, []*Tensor{gradOut, x}, Args{Floats: []float64{a, b, c}})
 }
 

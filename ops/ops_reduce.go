@@ -19,7 +19,7 @@ func init() {
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: func([]*Tensor, Args) ([]int, error) { return []int{}, nil },
 		Backward: func(ctx context.Context, g *Tensor, in []*Tensor, _ Args, out *Tensor) ([]*Tensor, error) {
-			gx, err := NormBackward(ctx, g, in[0], out)
+			gx, err := normBackward(ctx, g, in[0], out)
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(normCPU[float32], normCPU[float64]),
@@ -106,10 +106,10 @@ func init() {
 	})
 }
 
-// NormBackward returns gradOut * x / norm elementwise (0 where norm is 0):
+// normBackward returns gradOut * x / norm elementwise (0 where norm is 0):
 // the gradient of norm = Norm(x) with respect to x, for the 0-d gradOut of
 // norm. It is not itself differentiable.
-func NormBackward(ctx context.Context, gradOut, x, norm *Tensor) (*Tensor, error) {
+func normBackward(ctx context.Context, gradOut, x, norm *Tensor) (*Tensor, error) {
 	return normBackwardOp.Call(ctx, []*Tensor{gradOut, x, norm}, Args{})
 }
 
@@ -140,7 +140,7 @@ func init() {
 			return slices.Clone(in[0].shape), nil
 		},
 		Backward: func(ctx context.Context, g *Tensor, _ []*Tensor, _ Args, out *Tensor) ([]*Tensor, error) {
-			gx, err := RowSoftmaxBackward(ctx, g, out)
+			gx, err := rowSoftmaxBackward(ctx, g, out)
 			return []*Tensor{gx}, err
 		},
 		CPU: byDType(rowSoftmaxCPU[float32], rowSoftmaxCPU[float64]),
@@ -201,10 +201,10 @@ func init() {
 	})
 }
 
-// RowSoftmaxBackward returns y * (gradOut - rowsum(gradOut*y)): the
+// rowSoftmaxBackward returns y * (gradOut - rowsum(gradOut*y)): the
 // gradient of y = RowSoftmax(x) with respect to x, for the gradient gradOut
 // of y ([B, D], like y). It is not itself differentiable.
-func RowSoftmaxBackward(ctx context.Context, gradOut, y *Tensor) (*Tensor, error) {
+func rowSoftmaxBackward(ctx context.Context, gradOut, y *Tensor) (*Tensor, error) {
 	return rowSoftmaxBackwardOp.Call(ctx, []*Tensor{gradOut, y}, Args{})
 }
 

@@ -104,7 +104,7 @@ type BackwardFunc func(ctx context.Context, gradOut *Tensor, in []*Tensor, args 
 
 // OpDef defines an op for RegisterOp.
 type OpDef struct {
-	Name  string    // unique name, e.g. "Axpby"; used in messages and by RegisterKernel
+	Name  string    // unique name, e.g. "Axpby"; used in messages and by LookupOp
 	Args  []Arg     // schema; at least one tensor argument
 	Shape ShapeFunc // required: op-specific checks and output shape
 	// DType gives the output's dtype from the checked inputs and arguments
@@ -112,7 +112,7 @@ type OpDef struct {
 	// runs after Shape, so it may rely on what Shape checked.
 	DType    func(in []*Tensor, args Args) DType
 	Backward BackwardFunc // optional: nil means the op is not differentiable
-	CPU      Kernel       // optional: the CPU kernel (same as RegisterKernel(Name, DeviceCPU, CPU))
+	CPU      Kernel       // optional: the CPU kernel (same as op.RegisterKernel(DeviceCPU, CPU))
 }
 
 // Op is a registered op. Its methods are safe for concurrent use.
@@ -124,11 +124,16 @@ type Op struct {
 	dtypeNames  []string
 }
 
+// registry holds every op and its kernels by device type: Ops and MultiOps
+// share one namespace.
 var registry = struct {
-	mu      sync.RWMutex
-	ops     map[string]*Op
-	kernels map[*Op]*[numDeviceTypes]Kernel
-}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{}}
+	mu           sync.RWMutex
+	ops          map[string]*Op
+	kernels      map[*Op]*[numDeviceTypes]Kernel
+	multi        map[string]*MultiOp
+	multiKernels map[*MultiOp]*[numDeviceTypes]MultiKernel
+}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{},
+	multi: map[string]*MultiOp{}, multiKernels: map[*MultiOp]*[numDeviceTypes]MultiKernel{}}
 
 // RegisterOp registers an op and returns it; this is the analogue of
 // TORCH_LIBRARY's def. It is meant for package initialization (typically
@@ -164,7 +169,7 @@ func RegisterOp(def OpDef) *Op {
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	if registry.ops[def.Name] != nil {
+	if registry.ops[def.Name] != nil || registry.multi[def.Name] != nil {
 		panic(fmt.Sprintf("ops.RegisterOp: op %s already registered", def.Name))
 	}
 	registry.ops[def.Name] = o
@@ -199,26 +204,29 @@ func BuiltinOps() []string {
 	return names
 }
 
-// RegisterKernel registers the kernel of the named op for device type dt;
-// this is the analogue of TORCH_LIBRARY_IMPL. It may be called from any
-// package (the CUDA backend calls it from its init function) after the op
-// is registered. It panics if the op is unknown, k is nil, dt is invalid or
-// a kernel is already registered for (op, dt).
-func RegisterKernel(op string, dt DeviceType, k Kernel) {
-	if k == nil || dt >= numDeviceTypes {
-		panic(fmt.Sprintf("ops.RegisterKernel(%s, %v): nil kernel or invalid device type", op, dt))
+// RegisterKernel registers the op's kernel for device type dt; this is
+// the analogue of TORCH_LIBRARY_IMPL. It may be called from any package
+// (the CUDA backend calls it from its init function, for the built-in ops
+// as for a user's). It panics if k is nil, dt is invalid or the op has a
+// kernel for dt already.
+func (o *Op) RegisterKernel(dt DeviceType, k Kernel) {
+	registerKernel("Op", o.def.Name, dt, k == nil,
+		func() bool { return registry.kernels[o][dt] != nil }, func() { registry.kernels[o][dt] = k })
+}
+
+// registerKernel registers a kernel of the op named name for dt: under the
+// registry's lock, set puts it in place unless occupied says dt has one. It
+// panics as Op.RegisterKernel documents.
+func registerKernel(kind, name string, dt DeviceType, isNil bool, occupied func() bool, set func()) {
+	if isNil || dt >= numDeviceTypes {
+		panic(fmt.Sprintf("ops.%s.RegisterKernel(%s, %v): nil kernel or invalid device type", kind, name, dt))
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	o := registry.ops[op]
-	if o == nil {
-		panic(fmt.Sprintf("ops.RegisterKernel: op %s is not registered", op))
+	if occupied() {
+		panic(fmt.Sprintf("ops.%s.RegisterKernel: op %s already has a %v kernel", kind, name, dt))
 	}
-	ks := registry.kernels[o]
-	if ks[dt] != nil {
-		panic(fmt.Sprintf("ops.RegisterKernel: op %s already has a %v kernel", op, dt))
-	}
-	ks[dt] = k
+	set()
 }
 
 // LookupOp returns the op registered under name, or nil.
@@ -245,13 +253,8 @@ func hasKernel(o *Op, dt DeviceType) bool { return kernelFor(o, dt) != nil }
 func kernelDevices(o *Op) []string {
 	registry.mu.RLock()
 	defer registry.mu.RUnlock()
-	var s []string
-	for dt, k := range registry.kernels[o] {
-		if k != nil {
-			s = append(s, DeviceType(dt).String())
-		}
-	}
-	return s
+	ks := registry.kernels[o]
+	return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
 }
 
 // Call runs the op: tensors are the tensor arguments in schema order,
@@ -276,44 +279,24 @@ func (o *Op) call(ctx context.Context, name string, ts []*Tensor, args Args, rec
 	if err := o.checkArgs(name, ts, args); err != nil {
 		return nil, err
 	}
-	if err := pinAll(name, ts, o.tensorNames); err != nil {
+	d := dispatch{name: name, names: o.tensorNames, ts: ts, op: o, args: args}
+	var one [1]Output
+	specs, err := d.begin(ctx, one[:0])
+	if err != nil {
 		return nil, err
 	}
 	defer unpinAll(ts)
-	if err := o.checkSameDeviceAndDType(name, ts); err != nil {
+	var out [1]*Tensor
+	if err := d.alloc(ctx, specs, out[:]); err != nil {
 		return nil, err
 	}
-	shape, err := o.outputShape(name, ts, args)
-	if err != nil {
-		return nil, err
-	}
-	first := ts[0]
-	dtype := first.dtype
-	if o.def.DType != nil {
-		if dtype = o.def.DType(ts, args); !dtype.valid() {
-			return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
-		}
-	}
-	k := kernelFor(o, first.device.Type)
-	if k == nil {
-		return nil, opErr(name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", first.device, kernelDevices(o))
-	}
-	out, err := allocTensor(ctx, name, first.device, dtype, shape)
-	if err != nil {
-		return nil, err
-	}
-	if err := orderInputs(name, out, ts, o.tensorNames); err != nil {
-		out.Free()
-		return nil, err
-	}
-	if err := k(ctx, out, ts, args); err != nil {
-		out.Free()
-		return nil, fmt.Errorf("ops.%s: %v kernel: %w", name, first.device, err)
+	if err := d.opK(ctx, out[0], ts, args); err != nil {
+		return nil, d.kernelFailed(out[:], err)
 	}
 	if record && anyRequiresGrad(ts) {
-		o.recordNode(ctx, out, ts, args)
+		o.recordNode(ctx, out[0], ts, args)
 	}
-	return out, nil
+	return out[0], nil
 }
 
 // checkArgs checks the arguments against the schema and that no tensor is nil.
@@ -381,25 +364,6 @@ func unpinAll(ts []*Tensor) {
 	for _, t := range ts {
 		t.buf.st.unpin()
 	}
-}
-
-// checkSameDeviceAndDType checks that every tensor is on the first one's device, with its dtype.
-func (o *Op) checkSameDeviceAndDType(name string, ts []*Tensor) error {
-	first, n0 := ts[0], o.tensorNames[0]
-	for i, t := range ts[1:] {
-		if t.device != first.device {
-			n := o.tensorNames[i+1]
-			return opErr(name, n, ErrDevice, "%s is on %v, expected %v (same as %s)", n, t.device, first.device, n0)
-		}
-	}
-	for i, t := range ts[1:] {
-		if t.dtype != first.dtype {
-			n := o.tensorNames[i+1]
-			return opErr(name, n, ErrDType, "%s has dtype %v, expected %v (same as %s); ops do not promote dtypes: convert one explicitly, e.g. %s.AsType(ops.%s)",
-				n, t.dtype, first.dtype, n0, n, first.dtype.goName())
-		}
-	}
-	return nil
 }
 
 // outputShape runs the op's ShapeFunc, naming the op in its errors, and checks the result.

@@ -68,7 +68,7 @@ func copyTensor(ctx context.Context, op string, t *Tensor, record bool) (*Tensor
 
 // To returns a copy of t on device dev (t itself if it is already there).
 // The copy goes through the backends' host copies; a copy between two
-// devices of one backend that implements PeerCopier (ops/cuda: two GPUs)
+// devices of one backend that has a CopyPeer method (Backend) (ops/cuda: two GPUs)
 // goes directly, others are staged through host memory. A copy to a device
 // is allocated for ctx (with ops/cuda, on the context's stream, where a
 // peer copy also runs), a copy from a device runs after the work queued on
@@ -114,7 +114,7 @@ func (t *Tensor) To(ctx context.Context, dev Device) (*Tensor, error) {
 	case dev.Type == DeviceCPU:
 		err = srcB.CopyToHost(dstSt.(*CPUStorage), 0, srcSt, off, n)
 	case srcB == dstB && isPeerCopier(srcB):
-		err = srcB.(PeerCopier).CopyPeer(dstSt, 0, srcSt, off, n)
+		err = srcB.(peerCopier).CopyPeer(dstSt, 0, srcSt, off, n)
 	default:
 		tmp := newCPUStorage(t.dtype, n)
 		if err = srcB.CopyToHost(tmp, 0, srcSt, off, n); err == nil {
@@ -216,6 +216,6 @@ func (t *Tensor) Item() (float64, error) {
 }
 
 func isPeerCopier(b Backend) bool {
-	_, ok := b.(PeerCopier)
+	_, ok := b.(peerCopier)
 	return ok
 }

@@ -55,7 +55,7 @@ func (t *Tensor) Narrow(dim, start, length int) (*Tensor, error) {
 	shape := slices.Clone(t.shape)
 	shape[dim] = length
 	v := t.view(shape, slices.Clone(t.strides), t.offset+start*t.strides[dim])
-	recordUnary(v, op, t, func(ctx context.Context, g *Tensor) (*Tensor, error) { return NarrowBackward(ctx, g, dim, start, size) })
+	recordUnary(v, op, t, func(ctx context.Context, g *Tensor) (*Tensor, error) { return narrowBackward(ctx, g, dim, start, size) })
 	return v, nil
 }
 

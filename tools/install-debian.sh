@@ -12,7 +12,7 @@
 #          $RULES_CUDA_GO_CACHE/go-debian/VERSION. No root.
 #   base   (root) from bookworm: build-essential g++ git python3 unzip zip ca-certificates xz-utils
 #          (the CUDA toolkit Bazel downloads needs a host compiler).
-#   clangd (root) bookworm's clangd (14), for editors and tools/clangd-check.sh (CI) with the
+#   clangd (root) bookworm's clangd (14), for editors and .ci/clangd-check.sh (CI) with the
 #          compile_commands.json that tools/compdb writes.
 #   cuda   (root) a local CUDA toolkit, bookworm non-free nvidia-cuda-toolkit 11.8 (~1.7 GB), needed
 #          only for builds with --cuda_version=local.

@@ -8,6 +8,8 @@ import (
 	bzl "github.com/bazelbuild/buildtools/build"
 
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 const ccBinaryKind = "cc_binary"
@@ -42,7 +44,7 @@ func (pp *programPair) generatedNames() bool {
 func (g *generator) mains() []string {
 	var out []string
 	for _, f := range append(append([]string(nil), g.cuSrcs...), g.hostSrcs...) {
-		if src, ok := g.read(f); ok && ScanSource(src).DefinesMain {
+		if src, ok := g.read(f); ok && cpp.ScanSource(src).DefinesMain {
 			out = append(out, f)
 		}
 	}

@@ -5,17 +5,19 @@ import (
 	"go/parser"
 	"go/token"
 	"strconv"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
-// CgoIncludes returns the #include directives of the cgo preambles of a Go source file (the
+// cgoIncludes returns the #include directives of the cgo preambles of a Go source file (the
 // comments right before `import "C"`). A file that does not import "C", or does not parse, has
 // none.
-func CgoIncludes(filename string, src []byte) []Include {
+func cgoIncludes(filename string, src []byte) []cpp.Include {
 	f, err := parser.ParseFile(token.NewFileSet(), filename, src, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
 		return nil
 	}
-	var out []Include
+	var out []cpp.Include
 	for _, decl := range f.Decls {
 		gen, ok := decl.(*ast.GenDecl)
 		if !ok || gen.Tok != token.IMPORT {
@@ -33,7 +35,7 @@ func CgoIncludes(filename string, src []byte) []Include {
 				doc = gen.Doc
 			}
 			if doc != nil {
-				out = append(out, ParseIncludes([]byte(doc.Text()))...)
+				out = append(out, cpp.ParseIncludes([]byte(doc.Text()))...)
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // planCollection plans a header collection: a directory whose files (programs' aside) are headers
@@ -111,7 +113,7 @@ func (g *generator) headerOf(f string, units map[string]*libUnit) string {
 	if !ok {
 		return ""
 	}
-	for _, inc := range ParseIncludes(src) {
+	for _, inc := range cpp.ParseIncludes(src) {
 		if h := path.Clean(inc.Path); units[h] != nil {
 			return h
 		}
@@ -136,17 +138,17 @@ func (g *generator) compilable(srcs []string) []string {
 
 // missingInclude returns the first #include that a compile of file f of the directory reaches
 // and nothing provides: not a file of the repository where the compiler looks for it (see
-// searchPaths), not a CUDA toolkit header (ToolkitHeader), not a system header (SystemHeader).
+// searchPaths), not a CUDA toolkit header (toolkitHeader), not a system header (cpp.SystemHeader).
 // The includes of the repository's headers that f includes count too; the description names the
 // header that holds the include.
 func (g *generator) missingInclude(f string) (string, bool) {
 	var missing string
 	self := path.Join(g.args.Rel, f)
-	g.walkIncludes(f, func(from string, inc Include, _ string, found bool) bool {
-		if found || SystemHeader(inc.Path) {
+	g.walkIncludes(f, func(from string, inc cpp.Include, _ string, found bool) bool {
+		if found || cpp.SystemHeader(inc.Path) {
 			return true
 		}
-		if _, ok := ToolkitHeader(inc.Path); ok {
+		if _, ok := toolkitHeader(inc.Path); ok {
 			return true
 		}
 		missing = writtenInclude(inc)
@@ -163,7 +165,7 @@ func (g *generator) missingInclude(f string) (string, bool) {
 // workspace-relative path of the file holding the include, located the repository file it names
 // where the compiler looks for it (found is false when there is none). The walk stops calling
 // visit once it returns false.
-func (g *generator) walkIncludes(f string, visit func(from string, inc Include, located string, found bool) bool) {
+func (g *generator) walkIncludes(f string, visit func(from string, inc cpp.Include, located string, found bool) bool) {
 	src, ok := g.read(f)
 	if !ok {
 		return

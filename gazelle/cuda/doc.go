@@ -50,7 +50,7 @@
 //
 // An existing program pair, a cc_binary without srcs whose only dep is a cu_library (not the
 // directory's library) with one source and no hdrs, keeps its names, for a directory's only
-// program too (ops/bench/floor: floor and floor_lib). A pair named as above whose source has no
+// program too (bench/floor: floor and floor_lib). A pair named as above whose source has no
 // main() any more, or is gone, is deleted, and the source joins the directory's library; the
 // directory's {dirname}_bin is deleted when the library has no main() any more (if its deps are
 // still only that library). No binary is generated for a library that a cc_binary or cc_test of
@@ -89,7 +89,7 @@
 //     line saying which line needs rdc. Device code declared in another package's headers is not
 //     seen: set rdc there by hand.
 //   - host_srcs_as_cuda = True when a .cc, .cpp or .cxx source, or a repository header it
-//     includes, has device code (see CodeFacts): nvcc compiles it as CUDA, as CMake's LANGUAGE
+//     includes, has device code (see codeFacts): nvcc compiles it as CUDA, as CMake's LANGUAGE
 //     CUDA does. copts = ["--extended-lambda"] when a source that nvcc compiles reaches a
 //     __device__ lambda. Each only when the rule has no such attribute; a log line says when the
 //     user's attribute contradicts the code.
@@ -118,7 +118,7 @@
 // rule of the header with its name (stopwatch.cpp: stopwatch.h), else of the first header of the
 // directory it includes. A host source of a directory without .cu files is compiled only when
 // nothing that its compile includes is missing (not a file of the repository where the compiler
-// looks, not a toolkit header, not a system header, see SystemHeader): a helper for another
+// looks, not a toolkit header, not a system header, see cpp.SystemHeader in internal/cpp): a helper for another
 // platform (one that includes d3d11.h) is compiled by no rule, and a log line says why; so is a
 // host source of a collection that shares its name with no header and includes none. With one
 // header, the directory's library is the rule, with the host sources that compile.
@@ -165,10 +165,10 @@
 // include directories dir/include, dir/inc, ../include and ../inc next to the including file's
 // directory; the repository root. For each include: the library's own headers give no dep; then a
 // `# gazelle:resolve cuda HEADER LABEL` directive (for the include as written or a searched
-// path); then the index, path by path; then the CUDA toolkit's headers (see ToolkitHeader):
+// path); then the index, path by path; then the CUDA toolkit's headers (see toolkitHeader):
 // library headers give their @cuda target (@cuda//:cublas, ...), runtime and CCCL headers
 // (Thrust, CUB, libcu++) none, because the toolchain puts them on every nvcc compile; then the
-// system's headers (see SystemHeader), quoted or angle: none, and no log line. An include that
+// system's headers (see cpp.SystemHeader in internal/cpp), quoted or angle: none, and no log line. An include that
 // nothing resolves, quoted or angle, or that several rules provide, is left out of deps and logged
 // once per file, naming the file and the include (and the file when it exists but no rule lists
 // it); Gazelle never guesses.

@@ -3,12 +3,14 @@ package cuda
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
-// CodeFacts are what a compile needs that a file's code shows, besides its includes: the first
+// codeFacts are what a compile needs that a file's code shows, besides its includes: the first
 // line of each, 0 for none. Comments, string and character literals and preprocessor directives
 // are skipped; conditional compilation is not evaluated.
-type CodeFacts struct {
+type codeFacts struct {
 	// ExtendedLambda is a lambda annotated __device__ (or __host__ __device__): nvcc compiles it
 	// only with --extended-lambda.
 	ExtendedLambda int
@@ -31,14 +33,14 @@ var (
 	notDriverRE = regexp.MustCompile(`^cu(?:C(?:real|imag|add|sub|mul|div|abs|fma)|Conj|Complex|File)`)
 )
 
-// ScanCode returns the CodeFacts of one source or header.
-func ScanCode(src []byte) CodeFacts {
-	clean, starts := stripComments(src)
-	text := blankLiterals(blankDirectives(clean))
+// scanCode returns the codeFacts of one source or header.
+func scanCode(src []byte) codeFacts {
+	clean, starts := cpp.StripComments(src)
+	text := cpp.BlankLiterals(cpp.BlankDirectives(clean))
 	lineOf := func(i int) int {
 		return starts[bytes.Count(text[:i], []byte("\n"))]
 	}
-	var f CodeFacts
+	var f codeFacts
 	if m := extendedLambdaRE.FindIndex(text); m != nil {
 		f.ExtendedLambda = lineOf(m[0])
 	}

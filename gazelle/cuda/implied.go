@@ -10,6 +10,8 @@ import (
 
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // impliedDirs are include directories that no directive names but the repository's includes
@@ -71,12 +73,12 @@ func (l *cudaLang) impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
 		if err != nil {
 			continue
 		}
-		for _, inc := range ParseIncludes(src) {
+		for _, inc := range cpp.ParseIncludes(src) {
 			p := path.Clean(inc.Path)
-			if p == "." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") || SystemHeader(inc.Path) {
+			if p == "." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") || cpp.SystemHeader(inc.Path) {
 				continue
 			}
-			if _, ok := ToolkitHeader(inc.Path); ok {
+			if _, ok := toolkitHeader(inc.Path); ok {
 				continue
 			}
 			found := false

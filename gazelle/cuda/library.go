@@ -11,6 +11,8 @@ import (
 	bzl "github.com/bazelbuild/buildtools/build"
 
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // wantsLibrary reports whether the directory gets a cu_library: it has .cu or .cuh files; or it
@@ -26,8 +28,8 @@ func (g *generator) wantsLibrary() bool {
 	}
 	for _, f := range append(append([]string(nil), g.headers...), g.hostSrcs...) {
 		cuda := false
-		g.walkIncludes(f, func(_ string, inc Include, _ string, _ bool) bool {
-			_, toolkit := ToolkitHeader(inc.Path)
+		g.walkIncludes(f, func(_ string, inc cpp.Include, _ string, _ bool) bool {
+			_, toolkit := toolkitHeader(inc.Path)
 			cuda = toolkit || path.Ext(inc.Path) == ".cuh"
 			return !cuda
 		})
@@ -116,7 +118,7 @@ func (g *generator) rdcReasons(r *rule.Rule) []string {
 		if !ok {
 			continue
 		}
-		facts := ScanSource(src)
+		facts := cpp.ScanSource(src)
 		p := path.Join(g.args.Rel, f)
 		if len(facts.DeviceLaunches) > 0 {
 			reasons = append(reasons, fmt.Sprintf("%s:%d launches a kernel from device code", p, facts.DeviceLaunches[0]))
@@ -136,7 +138,7 @@ const driverLazyTarget = ToolkitRepo + "//:cuda_driver_lazy"
 var extendedLambdaFlags = []string{"--extended-lambda", "--expt-extended-lambda", "-extended-lambda", "-expt-extended-lambda"}
 
 // inferCompile sets what r's compiles need, from the code of its sources and of the repository
-// headers they include (see CodeFacts):
+// headers they include (see codeFacts):
 //   - host_srcs_as_cuda = True when a C++ source (.cc, .cpp, .cxx) reaches device code (a kernel
 //     it defines or launches, or one defined in a header it includes), which only nvcc compiles;
 //   - copts = ["--extended-lambda"] when a source that nvcc compiles reaches a __device__ lambda;
@@ -146,7 +148,7 @@ var extendedLambdaFlags = []string{"--extended-lambda", "--expt-extended-lambda"
 // contradicts the code.
 func (g *generator) inferCompile(r, old *rule.Rule, u *libUnit) {
 	type reachedCode struct {
-		facts  CodeFacts
+		facts  codeFacts
 		path   string
 		cudaH  bool
 		isHost bool
@@ -163,7 +165,7 @@ func (g *generator) inferCompile(r, old *rule.Rule, u *libUnit) {
 		self := path.Join(g.args.Rel, f)
 		files := []string{self}
 		cudaH := false
-		g.walkIncludes(f, func(_ string, inc Include, located string, found bool) bool {
+		g.walkIncludes(f, func(_ string, inc cpp.Include, located string, found bool) bool {
 			if found {
 				files = append(files, located)
 			} else if inc.Path == "cuda.h" || inc.Path == "cudaTypedefs.h" {

@@ -8,16 +8,18 @@ import (
 	"strings"
 
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // reached is an #include directive that a translation unit compiles, or may compile.
 type reached struct {
 	// from is the workspace-relative path of the file that holds the directive.
 	from string
-	inc  Include
+	inc  cpp.Include
 	// state is yes, or maybe when the directive is in a conditional group gazelle cannot
 	// evaluate; why then names the condition.
-	state tri
+	state cpp.Tri
 	why   string
 }
 
@@ -30,7 +32,7 @@ const (
 
 // preprocessor evaluates the conditional compilation of the repository's sources, enough to tell
 // which #include directives a compile reaches: #if, #ifdef, #ifndef, #elif, #elifdef, #elifndef,
-// #else and #endif, with #define and #undef (see evalCondition for the expressions). It follows
+// #else and #endif, with #define and #undef (see cpp.EvalCondition for the expressions). It follows
 // includes that name files of the repository (as found on the search path of searchPaths), so
 // that include guards, #pragma once and macros a header of the repository defines take effect;
 // headers of the toolkit and the system are not read.
@@ -38,27 +40,27 @@ type preprocessor struct {
 	root string
 	// files are the directives of the files read, by workspace-relative path; a nil entry is a
 	// file that cannot be read.
-	files map[string][]directive
+	files map[string][]cpp.Directive
 	// alone are, for each header entered, the indexes of its #include directives that it
 	// reaches compiled on its own (yes or maybe), with the compiler's macros only.
 	alone map[string]map[int]bool
-	// facts are the CodeFacts of the files scanned, by workspace-relative path.
-	facts map[string]CodeFacts
+	// facts are the codeFacts of the files scanned, by workspace-relative path.
+	facts map[string]codeFacts
 }
 
 func newPreprocessor(root string) *preprocessor {
-	return &preprocessor{root: root, files: map[string][]directive{}, alone: map[string]map[int]bool{}, facts: map[string]CodeFacts{}}
+	return &preprocessor{root: root, files: map[string][]cpp.Directive{}, alone: map[string]map[int]bool{}, facts: map[string]codeFacts{}}
 }
 
-// codeFacts returns the CodeFacts of the repository file rel (none when it cannot be read),
+// codeFacts returns the codeFacts of the repository file rel (none when it cannot be read),
 // scanned once per run.
-func (pp *preprocessor) codeFacts(rel string) CodeFacts {
+func (pp *preprocessor) codeFacts(rel string) codeFacts {
 	if f, ok := pp.facts[rel]; ok {
 		return f
 	}
-	var f CodeFacts
+	var f codeFacts
 	if src, err := os.ReadFile(filepath.Join(pp.root, filepath.FromSlash(rel))); err == nil {
-		f = ScanCode(src)
+		f = scanCode(src)
 	}
 	pp.facts[rel] = f
 	return f
@@ -67,23 +69,23 @@ func (pp *preprocessor) codeFacts(rel string) CodeFacts {
 // seed gives the source of a file that the caller has read already.
 func (pp *preprocessor) seed(rel string, src []byte) {
 	if _, ok := pp.files[rel]; !ok {
-		pp.files[rel] = parseDirectives(src)
+		pp.files[rel] = cpp.ParseDirectives(src)
 	}
 }
 
 // directives returns the directives of the repository file rel; false when it is not a
 // readable regular file.
-func (pp *preprocessor) directives(rel string) ([]directive, bool) {
+func (pp *preprocessor) directives(rel string) ([]cpp.Directive, bool) {
 	if ds, ok := pp.files[rel]; ok {
 		return ds, ds != nil
 	}
-	var ds []directive
+	var ds []cpp.Directive
 	p := filepath.Join(pp.root, filepath.FromSlash(rel))
 	if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
 		if src, err := os.ReadFile(p); err == nil {
-			ds = parseDirectives(src)
+			ds = cpp.ParseDirectives(src)
 			if ds == nil {
-				ds = []directive{}
+				ds = []cpp.Directive{}
 			}
 		}
 	}
@@ -93,7 +95,7 @@ func (pp *preprocessor) directives(rel string) ([]directive, bool) {
 
 // locate returns the repository file that an include of file from names, searched as
 // searchPaths says with the directives cc; false when it names no file of the repository.
-func (pp *preprocessor) locate(cc *cudaConfig, from string, inc Include) (string, bool) {
+func (pp *preprocessor) locate(cc *cudaConfig, from string, inc cpp.Include) (string, bool) {
 	for _, d := range searchPaths(cc, path.Dir(from), inc.Quoted) {
 		p := path.Join(d, inc.Path)
 		if p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
@@ -112,7 +114,7 @@ func (pp *preprocessor) locate(cc *cudaConfig, from string, inc Include) (string
 // calls visit for each #include directive it reaches that belongs to it: the
 // directives of rel itself, and those of the repository headers it includes that a compile of
 // the header on its own does not reach (includes that the unit's macros turn on).
-func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known func(Include) bool, visit func(reached)) {
+func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known func(cpp.Include) bool, visit func(reached)) {
 	pp.walkUnit(cc, rel, defs, known, func(file string, depth, idx int, r reached) {
 		if depth == 0 || !pp.reachedAlone(cc, known, file)[idx] {
 			visit(r)
@@ -123,41 +125,41 @@ func (pp *preprocessor) unit(cc *cudaConfig, rel string, defs []string, known fu
 // walkUnit walks the translation unit of file rel as unit does, and calls visit for every
 // #include directive it reaches, in rel and in the repository headers it includes (at depth 1 and
 // more).
-func (pp *preprocessor) walkUnit(cc *cudaConfig, rel string, defs []string, known func(Include) bool, visit func(file string, depth, idx int, r reached)) {
-	m := macros{}
+func (pp *preprocessor) walkUnit(cc *cudaConfig, rel string, defs []string, known func(cpp.Include) bool, visit func(file string, depth, idx int, r reached)) {
+	m := cpp.Macros{}
 	// nvcc defines __CUDACC__ for CUDA sources only; a header may be included by both kinds.
 	switch ext := path.Ext(rel); {
 	case cudaSourceExts[ext]:
-		m.define("__CUDACC__", "1", false, yes)
+		m.Define("__CUDACC__", "1", false, cpp.Yes)
 	case hostSourceExts[ext]:
 		// The C++ toolchain compiles host sources (cu_library's host_srcs_as_cuda aside).
-		m.undef("__CUDACC__", yes)
-		m.undef("__NVCC__", yes)
+		m.Undef("__CUDACC__", cpp.Yes)
+		m.Undef("__NVCC__", cpp.Yes)
 	default:
-		m.define("__CUDACC__", "", false, maybe)
+		m.Define("__CUDACC__", "", false, cpp.Maybe)
 	}
 	for _, d := range defs {
 		switch {
 		case strings.HasPrefix(d, "-D"):
-			m.defineFlag(d[2:], false)
+			m.DefineFlag(d[2:], false)
 		case strings.HasPrefix(d, "-U"):
-			m.defineFlag(d[2:], true)
+			m.DefineFlag(d[2:], true)
 		}
 	}
 	w := &walk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
-	w.file(rel, yes, 0, visit)
+	w.file(rel, cpp.Yes, 0, visit)
 }
 
 // reachedAlone returns the indexes of the #include directives of header rel that a compile of it
 // on its own reaches (computed once, with the first caller's cc and known).
-func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(Include) bool, rel string) map[int]bool {
+func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(cpp.Include) bool, rel string) map[int]bool {
 	if s, ok := pp.alone[rel]; ok {
 		return s
 	}
 	s := map[int]bool{}
 	pp.alone[rel] = s
-	w := &walk{pp: pp, cc: cc, known: known, m: macros{}, once: map[string]bool{}}
-	w.file(rel, yes, 0, func(file string, depth, idx int, r reached) {
+	w := &walk{pp: pp, cc: cc, known: known, m: cpp.Macros{}, once: map[string]bool{}}
+	w.file(rel, cpp.Yes, 0, func(file string, depth, idx int, r reached) {
 		if depth == 0 {
 			s[idx] = true
 		}
@@ -169,24 +171,24 @@ func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(Include) bool, r
 type walk struct {
 	pp      *preprocessor
 	cc      *cudaConfig
-	known   func(Include) bool
-	m       macros
+	known   func(cpp.Include) bool
+	m       cpp.Macros
 	once    map[string]bool // files with #pragma once entered
 	entered int
 }
 
 // group is an open #if, #ifdef or #ifndef.
 type group struct {
-	parent tri    // the state of the enclosing group
-	taken  tri    // whether a branch of the chain so far is compiled
-	own    tri    // the state of the current branch's own condition
-	why    string // the directive of the current branch, when own is maybe
-	open   string // the #if, #ifdef or #ifndef that opened the chain
+	parent cpp.Tri // the state of the enclosing group
+	taken  cpp.Tri // whether a branch of the chain so far is compiled
+	own    cpp.Tri // the state of the current branch's own condition
+	why    string  // the directive of the current branch, when own is maybe
+	open   string  // the #if, #ifdef or #ifndef that opened the chain
 }
 
 // file walks the directives of file rel, entered in a group of state base, at include depth
 // depth; it calls visit for each include directive in a group that is compiled or may be.
-func (w *walk) file(rel string, base tri, depth int, visit func(file string, depth, idx int, r reached)) {
+func (w *walk) file(rel string, base cpp.Tri, depth int, visit func(file string, depth, idx int, r reached)) {
 	ds, ok := w.pp.directives(rel)
 	if !ok || w.once[rel] || depth > maxIncludeDepth || w.entered >= maxUnitFiles {
 		return
@@ -196,34 +198,34 @@ func (w *walk) file(rel string, base tri, depth int, visit func(file string, dep
 	cur := base
 	why := func() string {
 		for i := len(stack) - 1; i >= 0; i-- {
-			if stack[i].own == maybe {
+			if stack[i].own == cpp.Maybe {
 				return stack[i].why
 			}
 		}
 		return ""
 	}
 	for idx, d := range ds {
-		where := func() string { return strings.TrimSpace(fmt.Sprintf("%s:%d: #%s %s", rel, d.line, d.name, d.arg)) }
-		switch d.name {
+		where := func() string { return strings.TrimSpace(fmt.Sprintf("%s:%d: #%s %s", rel, d.Line, d.Name, d.Arg)) }
+		switch d.Name {
 		case "if", "ifdef", "ifndef":
-			guard := d.name == "ifndef" && idx+1 < len(ds) && ds[idx+1].name == "define" && firstIdentifier(ds[idx+1].arg) == firstIdentifier(d.arg)
-			c := w.condition(rel, d.name, d.arg, cur, guard)
-			stack = append(stack, group{parent: cur, taken: c, own: c, why: where(), open: fmt.Sprintf("#%s %s (line %d)", d.name, d.arg, d.line)})
-			cur = cur.and(c)
+			guard := d.Name == "ifndef" && idx+1 < len(ds) && ds[idx+1].Name == "define" && cpp.FirstIdentifier(ds[idx+1].Arg) == cpp.FirstIdentifier(d.Arg)
+			c := w.condition(rel, d.Name, d.Arg, cur, guard)
+			stack = append(stack, group{parent: cur, taken: c, own: c, why: where(), open: fmt.Sprintf("#%s %s (line %d)", d.Name, d.Arg, d.Line)})
+			cur = cur.And(c)
 			continue
 		case "elif", "elifdef", "elifndef", "else":
 			if len(stack) == 0 {
 				continue
 			}
 			g := &stack[len(stack)-1]
-			c := yes
-			if d.name != "else" {
-				c = w.condition(rel, strings.TrimPrefix(d.name, "el"), d.arg, g.parent.and(g.taken.not()), false)
+			c := cpp.Yes
+			if d.Name != "else" {
+				c = w.condition(rel, strings.TrimPrefix(d.Name, "el"), d.Arg, g.parent.And(g.taken.Not()), false)
 			}
-			g.own = g.taken.not().and(c)
+			g.own = g.taken.Not().And(c)
 			g.why = where() + " of " + g.open
-			g.taken = g.taken.or(c)
-			cur = g.parent.and(g.own)
+			g.taken = g.taken.Or(c)
+			cur = g.parent.And(g.own)
 			continue
 		case "endif":
 			if len(stack) > 0 {
@@ -232,32 +234,32 @@ func (w *walk) file(rel string, base tri, depth int, visit func(file string, dep
 			}
 			continue
 		}
-		if cur == no {
+		if cur == cpp.No {
 			continue
 		}
-		switch d.name {
+		switch d.Name {
 		case "define":
-			if name, value, function, ok := parseDefine(d.arg); ok {
-				w.m.define(name, value, function, cur)
+			if name, value, function, ok := cpp.ParseDefine(d.Arg); ok {
+				w.m.Define(name, value, function, cur)
 			}
 		case "undef":
-			if name := firstIdentifier(d.arg); name != "" {
-				w.m.undef(name, cur)
+			if name := cpp.FirstIdentifier(d.Arg); name != "" {
+				w.m.Undef(name, cur)
 			}
 		case "pragma":
-			if cur == yes && strings.TrimSpace(d.arg) == "once" {
+			if cur == cpp.Yes && strings.TrimSpace(d.Arg) == "once" {
 				w.once[rel] = true
 			}
 		case "include":
-			if d.include == nil {
+			if d.Included == nil {
 				continue
 			}
-			r := reached{from: rel, inc: *d.include, state: cur}
-			if cur == maybe {
+			r := reached{from: rel, inc: *d.Included, state: cur}
+			if cur == cpp.Maybe {
 				r.why = why()
 			}
 			visit(rel, depth, idx, r)
-			if p, ok := w.pp.locate(w.cc, rel, *d.include); ok {
+			if p, ok := w.pp.locate(w.cc, rel, *d.Included); ok {
 				w.file(p, cur, depth+1, visit)
 			}
 		}
@@ -266,24 +268,24 @@ func (w *walk) file(rel string, base tri, depth int, visit func(file string, dep
 
 // condition evaluates the condition of #if (expression), #ifdef or #ifndef (name) in a group of
 // state cur; a condition in a group that is not compiled is not evaluated.
-func (w *walk) condition(rel, kind, arg string, cur tri, guard bool) tri {
-	if cur == no {
-		return no
+func (w *walk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri {
+	if cur == cpp.No {
+		return cpp.No
 	}
 	if kind == "if" {
-		return evalCondition(arg, w.m, func(inc Include) tri { return w.has(rel, inc) })
+		return cpp.EvalCondition(arg, w.m, func(inc cpp.Include) cpp.Tri { return w.has(rel, inc) })
 	}
-	name := firstIdentifier(arg)
+	name := cpp.FirstIdentifier(arg)
 	if name == "" {
-		return maybe
+		return cpp.Maybe
 	}
-	s := w.m.lookup(name).state
+	s := w.m.State(name)
 	if guard {
 		// An include guard is the file's own name: defined only by the file.
-		s = w.m[name].state
+		s = w.m.OwnState(name)
 	}
 	if kind == "ifndef" {
-		return s.not()
+		return s.Not()
 	}
 	return s
 }
@@ -291,40 +293,14 @@ func (w *walk) condition(rel, kind, arg string, cur tri, guard bool) tri {
 // has tells whether an include of file from finds a header: a file of the repository, a header of
 // the toolkit (those of its libraries included: a dep provides them) or of the system, or one
 // that known says is provided.
-func (w *walk) has(from string, inc Include) tri {
+func (w *walk) has(from string, inc cpp.Include) cpp.Tri {
 	if _, ok := w.pp.locate(w.cc, from, inc); ok {
-		return yes
+		return cpp.Yes
 	}
-	if _, ok := ToolkitHeader(inc.Path); ok || SystemHeader(inc.Path) || w.known != nil && w.known(inc) {
-		return yes
+	if _, ok := toolkitHeader(inc.Path); ok || cpp.SystemHeader(inc.Path) || w.known != nil && w.known(inc) {
+		return cpp.Yes
 	}
-	return no
-}
-
-// parseDefine reads what follows #define: NAME, NAME VALUE or NAME(PARAMS) BODY.
-func parseDefine(arg string) (name, value string, function, ok bool) {
-	name = firstIdentifier(arg)
-	if name == "" || !strings.HasPrefix(arg, name) {
-		return "", "", false, false
-	}
-	rest := arg[len(name):]
-	if strings.HasPrefix(rest, "(") {
-		return name, "", true, true
-	}
-	return name, strings.TrimSpace(rest), false, true
-}
-
-// firstIdentifier returns the identifier that s starts with (after spaces), or "".
-func firstIdentifier(s string) string {
-	s = strings.TrimLeft(s, spaces)
-	n := 0
-	for n < len(s) && isIdentChar(s[n]) {
-		n++
-	}
-	if n == 0 || isDigit(s[0]) {
-		return ""
-	}
-	return s[:n]
+	return cpp.No
 }
 
 // ruleDefines returns the macros a rule's compiles get from its own attributes, as -DNAME[=VALUE]

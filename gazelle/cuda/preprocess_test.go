@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // writeTree writes files (by slash-separated path) under a new directory and returns it.
@@ -31,7 +33,7 @@ func reachedIncludes(t *testing.T, root, rel string, defs ...string) []string {
 	var got []string
 	pp.unit(&cudaConfig{}, rel, defs, nil, func(r reached) {
 		s := r.from + ":" + r.inc.Path
-		if r.state == maybe {
+		if r.state == cpp.Maybe {
 			s += ":maybe"
 		}
 		got = append(got, s)

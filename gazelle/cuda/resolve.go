@@ -14,6 +14,8 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/repo"
 	"github.com/bazelbuild/bazel-gazelle/resolve"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // Imports implements resolve.Resolver: a cu_library or cc_library is indexed under the
@@ -124,7 +126,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 	cc := getCudaConfig(c)
 	pp := l.preprocessor(c.RepoRoot)
 	r.DelAttr("deps")
-	known := func(inc Include) bool {
+	known := func(inc cpp.Include) bool {
 		_, ok := resolve.FindRuleWithOverride(c, resolve.ImportSpec{Lang: languageName, Imp: inc.Path}, languageName)
 		return ok
 	}
@@ -151,7 +153,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 			}
 			switch {
 			case problem != "":
-				if inc.state == maybe {
+				if inc.state == cpp.Maybe {
 					problem += "; under " + inc.why
 				}
 				note(&problems, fmt.Sprintf("%s (%s)", written, problem))
@@ -161,7 +163,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 				}
 				rel := dep.Rel(from.Repo, from.Pkg).String()
 				deps[rel] = true
-				if inc.state == maybe {
+				if inc.state == cpp.Maybe {
 					note(&unsure, fmt.Sprintf("%s (%s, under %s)", written, rel, inc.why))
 				}
 			}
@@ -184,7 +186,7 @@ func (l *cudaLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Rem
 }
 
 // writtenInclude returns an include as its directive writes it: "a.h" or <a.h>.
-func writtenInclude(inc Include) string {
+func writtenInclude(inc cpp.Include) string {
 	if inc.Quoted {
 		return fmt.Sprintf("%q", inc.Path)
 	}
@@ -248,7 +250,7 @@ func conventionalIncludeDirs(dir string) []string {
 // label.NoLabel and no problem for the rule's own headers, toolkit headers that every compile
 // sees and system headers, and what is wrong when the include does not resolve to exactly one
 // rule.
-func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool, from label.Label, dirs []string, inc Include) (label.Label, string) {
+func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool, from label.Label, dirs []string, inc cpp.Include) (label.Label, string) {
 	var candidates []string
 	for _, d := range dirs {
 		p := path.Join(d, inc.Path)
@@ -293,7 +295,7 @@ func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool
 			}
 		}
 	}
-	if target, ok := ToolkitHeader(inc.Path); ok {
+	if target, ok := toolkitHeader(inc.Path); ok {
 		if target == "" {
 			return label.NoLabel, ""
 		}
@@ -308,7 +310,7 @@ func resolveInclude(c *config.Config, ix *resolve.RuleIndex, own map[string]bool
 			return label.NoLabel, fmt.Sprintf("%s exists but is in no rule's hdrs", p)
 		}
 	}
-	if SystemHeader(inc.Path) {
+	if cpp.SystemHeader(inc.Path) {
 		return label.NoLabel, ""
 	}
 	return label.NoLabel, "not found in the repository, the CUDA toolkit or the system headers"

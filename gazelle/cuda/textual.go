@@ -11,6 +11,8 @@ import (
 
 	"github.com/bazelbuild/bazel-gazelle/config"
 	gzwalk "github.com/bazelbuild/bazel-gazelle/walk"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // includedCu returns the workspace-relative paths of the repository's source files (.cu, .c, .cc,
@@ -98,7 +100,7 @@ func (g *generator) splitTextual(included map[string]bool) {
 				continue
 			}
 			g.textualSrcs = append(g.textualSrcs, f)
-			if src, ok := g.read(f); ok && ScanSource(src).DefinesMain {
+			if src, ok := g.read(f); ok && cpp.ScanSource(src).DefinesMain {
 				kept = append(kept, f)
 			}
 		}

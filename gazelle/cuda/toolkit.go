@@ -18,7 +18,7 @@ const ToolkitRepo = "@cuda"
 //go:embed toolkit_files.txt
 var toolkitFiles string
 
-// ToolkitHeader reports whether include (as written between the quotes or angle brackets) is a
+// toolkitHeader reports whether include (as written between the quotes or angle brackets) is a
 // header of the CUDA toolkit, and which @cuda target provides it. The headers are those of the
 // pinned toolkits' components (toolkit_files.txt). target is "" for headers that every cu_library
 // compile already sees: the runtime, driver and profiler API headers (cuda_runtime.h,
@@ -26,7 +26,7 @@ var toolkitFiles string
 // and nvcc's own, which the CUDA toolchain puts on the include path of every nvcc action. Library
 // headers (cublas_v2.h, cufft.h, nvml.h, npp.h, ...) name the library's target, e.g.
 // "@cuda//:cublas", whose headers and shared library a cu_library gets through deps.
-func ToolkitHeader(include string) (target string, ok bool) {
+func toolkitHeader(include string) (target string, ok bool) {
 	name, comps := toolkitHeaderComponents(include)
 	if len(comps) == 0 {
 		return "", false

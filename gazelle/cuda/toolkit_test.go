@@ -191,7 +191,7 @@ func TestToolkitHeadersMapToTheirComponent(t *testing.T) {
 		if !strings.HasSuffix(name, "/") {
 			include = name
 		}
-		target, ok := ToolkitHeader(include)
+		target, ok := toolkitHeader(include)
 		if !ok {
 			t.Errorf("%s (component %s) is not a toolkit header for Gazelle: add its component to componentTargets", include, strings.Join(comps[name], ", "))
 			continue
@@ -243,14 +243,47 @@ func TestToolkitHeadersOfAFullInstall(t *testing.T) {
 				t.Errorf("CUDA %s: the %s component has no %s", v, want.component, header)
 			}
 		}
-		if got, ok := ToolkitHeader(header); !ok || got != want.target {
+		if got, ok := toolkitHeader(header); !ok || got != want.target {
 			t.Errorf("ToolkitHeader(%q) = %q, %v; want %q, true", header, got, ok, want.target)
 		}
 	}
 	// Headers of other projects, which the toolkit does not ship.
 	for _, header := range []string{"cudnn_frontend.h", "cusparseLt.h", "cutlass/cutlass.h", "helper_cuda.h"} {
-		if got, ok := ToolkitHeader(header); ok {
+		if got, ok := toolkitHeader(header); ok {
 			t.Errorf("ToolkitHeader(%q) = %q, true; no pinned toolkit has it", header, got)
+		}
+	}
+}
+
+func TestToolkitHeader(t *testing.T) {
+	for include, want := range map[string]string{
+		"cuda_runtime.h":            "",
+		"cuda_fp16.h":               "",
+		"cooperative_groups/scan.h": "",
+		"thrust/sort.h":             "",
+		"cub/cub.cuh":               "",
+		"cuda/std/atomic":           "",
+		"cublas_v2.h":               "@cuda//:cublas",
+		"cublasLt.h":                "@cuda//:cublasLt",
+		"cufftXt.h":                 "@cuda//:cufft",
+		"cufftw.h":                  "@cuda//:cufftw",
+		"curand_kernel.h":           "@cuda//:curand",
+		"cusolverDn.h":              "@cuda//:cusolver",
+		"cusparse.h":                "@cuda//:cusparse",
+		"nvrtc.h":                   "@cuda//:nvrtc",
+		"nvJitLink.h":               "@cuda//:nvjitlink",
+		"nvtx3/nvToolsExt.h":        "@cuda//:nvtx",
+		"cudnn.h":                   "@cuda//:cudnn",
+		"nccl.h":                    "@cuda//:nccl",
+	} {
+		got, ok := toolkitHeader(include)
+		if !ok || got != want {
+			t.Errorf("ToolkitHeader(%q) = %q, %v; want %q, true", include, got, ok, want)
+		}
+	}
+	for _, include := range []string{"vector", "helper_cuda.h", "mylib/cuda_utils.h", "nccl_extra.hpp", "cudnn_frontend.h", "cudnn_frontend_utils.h", "cusparseLt.h"} {
+		if got, ok := toolkitHeader(include); ok {
+			t.Errorf("ToolkitHeader(%q) = %q, true; want not a toolkit header", include, got)
 		}
 	}
 }

@@ -113,7 +113,7 @@ func (g *generator) cgoIncludesHeaderOf(goLib, lib *rule.Rule) bool {
 		if err != nil {
 			continue
 		}
-		for _, inc := range CgoIncludes(f, src) {
+		for _, inc := range cgoIncludes(f, src) {
 			if own[path.Clean(inc.Path)] || own[path.Join(g.args.Rel, inc.Path)] {
 				return true
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 )
 
 // Benchmarks of the CUDA kernels; each iteration queues one op and the
@@ -81,7 +82,7 @@ func BenchmarkElementwise(b *testing.B) {
 			})
 			b.Run(fmt.Sprintf("PolynomialBackward/%v/%d", dtype, n), func(b *testing.B) {
 				x, g := benchTensor(b, dtype, n), benchTensor(b, dtype, n)
-				runBench(b, 3*sz, func() (*ops.Tensor, error) { return ops.PolynomialBackward(ctx, g, x, 1, 2, 3) })
+				runBench(b, 3*sz, func() (*ops.Tensor, error) { return backward.Polynomial(ctx, g, x, 1, 2, 3) })
 			})
 			b.Run(fmt.Sprintf("Norm/%v/%d", dtype, n), func(b *testing.B) {
 				x := benchTensor(b, dtype, n)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/internal/testkit"
 )
 
 // requireCuBLAS skips without a GPU and fails, with the loader's message,
@@ -44,10 +45,8 @@ func mmRef(a, b []float64, M, K, N int) (ref, abs []float64) {
 // checkMM fails unless |got - ref| <= tol*abs elementwise.
 func checkMM(t *testing.T, what string, got, ref, abs []float64, tol float64) {
 	t.Helper()
-	for i := range ref {
-		if d := math.Abs(got[i] - ref[i]); !(d <= tol*abs[i]+1e-300) {
-			t.Fatalf("%s: element %d: got %.17g, want %.17g (|diff| %.3g > %.3g)", what, i, got[i], ref[i], d, tol*abs[i])
-		}
+	if err := testkit.CompareEach(got, ref, func(i int) float64 { return tol*abs[i] + 1e-300 }); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 }
 

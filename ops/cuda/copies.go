@@ -155,7 +155,7 @@ func (backend) Synchronize(ctx context.Context, d ops.Device) error {
 	return err
 }
 
-// CopyPeer implements ops.PeerCopier: a copy between the memories of two
+// CopyPeer is the optional method of ops.Backend: a copy between the memories of two
 // GPUs with cudaMemcpyPeerAsync, queued on dst's stream (the stream of the
 // context of the To that allocated it) after the work queued so far on
 // src's stream, which then waits for the copy before its later work (so

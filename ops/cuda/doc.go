@@ -228,6 +228,6 @@
 // copy bandwidth (Polynomial is 8.5x faster than PyTorch's eager
 // a*x**3 + b*x**2 + c*x + d), Norm at the copy bandwidth (as fast as
 // PyTorch), RowSoftmax 1.02x to 1.28x torch.softmax; MatMul runs at
-// torch.matmul's speed (the same cuBLAS; docs/benchmarks/h100-matmul-2026-11-23).
-// ops/bench compares with PyTorch, bench_test.go has Go benchmarks.
+// torch.matmul's speed (the same cuBLAS; bench/results/h100-matmul-2026-11-23).
+// bench compares with PyTorch, bench_test.go has Go benchmarks.
 package cuda

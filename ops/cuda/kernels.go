@@ -38,8 +38,9 @@ type kernel func(op string, out *ops.Tensor, in []*ops.Tensor, args ops.Args) er
 
 func init() {
 	ops.RegisterBackend(backend{})
+	// The way any op gets a CUDA kernel: Op.RegisterKernel.
 	for name, k := range kernels {
-		ops.RegisterKernel(name, ops.DeviceCUDA, func(_ context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
+		ops.LookupOp(name).RegisterKernel(ops.DeviceCUDA, func(_ context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
 			return k(name, out, in, args)
 		})
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/internal/fusetest"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 )
 
 // BenchmarkCallCPU4K times a call of the 20-op chain on 4096 float32

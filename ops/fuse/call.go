@@ -2,45 +2,17 @@ package fuse
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
-// Runner runs a Launch on one device type: it must write every element of
-// the launch's outputs, on the stream ctx chooses, ordered after the work
-// that produced the inputs. Package ops/fuse/fusecuda registers the CUDA
-// runner when imported.
-type Runner func(ctx context.Context, l *Launch) error
-
-var runners struct {
-	sync.RWMutex
-	byType map[ops.DeviceType]Runner
-}
-
-// RegisterRunner registers the runner of a device type; meant for init
-// functions, it panics when one is registered twice.
-func RegisterRunner(dt ops.DeviceType, r Runner) {
-	runners.Lock()
-	defer runners.Unlock()
-	if runners.byType == nil {
-		runners.byType = map[ops.DeviceType]Runner{}
-	}
-	if _, dup := runners.byType[dt]; dup || dt == ops.DeviceCPU || r == nil {
-		panic(fmt.Sprintf("fuse.RegisterRunner: a runner for %v is registered twice, nil, or for the CPU", dt))
-	}
-	runners.byType[dt] = r
-}
-
-func runnerFor(dt ops.DeviceType) Runner {
-	if dt == ops.DeviceCPU {
-		return func(_ context.Context, l *Launch) error { return runCPU(l) }
-	}
-	runners.RLock()
-	defer runners.RUnlock()
-	return runners.byType[dt]
-}
+// ChainOp is the op every chain is called through: an ops.MultiOp whose
+// kernels get the call's *Launch as their attr. Its CPU kernel is this
+// package's; a device package registers its own on it (ops/fuse/fusecuda,
+// imported, the CUDA kernel), as ops/cuda registers the built-in ops'.
+var ChainOp = ops.RegisterMultiOp("fuse.Chain", runCPU)
 
 // Call computes the chain on the inputs (In(0), In(1), ...; all on one
 // device, of any dtypes and layouts, broadcasting to one shape) with the
@@ -56,7 +28,7 @@ func runnerFor(dt ops.DeviceType) Runner {
 // Errors (*ops.OpError, naming the chain and, for dtype errors, the step)
 // wrap ops.ErrArg (counts), ops.ErrNil, ops.ErrFreed, ops.ErrDevice,
 // ops.ErrShape (shapes that do not broadcast), ops.ErrDType (operands of
-// different dtypes) or ops.ErrNoKernel (no runner for the device, loaded
+// different dtypes) or ops.ErrNoKernel (no kernel for the device, registered
 // by importing ops/fuse/fusecuda for CUDA); a kernel that does not compile
 // returns the compiler's error. A failed call leaves the caches as they
 // were.
@@ -67,68 +39,49 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 	if len(inputs) != c.nIn || len(scalars) != c.nArg {
 		return nil, c.errorf(ops.ErrArg, "got %d tensor inputs and %d scalar arguments, expected %d and %d", len(inputs), len(scalars), c.nIn, c.nArg)
 	}
+	outs, err := ChainOp.Call(ctx, "fuse."+c.name, inputs, func(in []*ops.Tensor, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
+		return c.prepare(in, scalars, grad)
+	})
+	if err != nil && errors.Is(err, ops.ErrNoKernel) && inputs[0].Device().Type != ops.DeviceCPU {
+		return nil, fmt.Errorf("%w (import ops/fuse/fusecuda for CUDA)", err)
+	}
+	return outs, err
+}
+
+// prepare types and plans a call on checked inputs: the outputs, the
+// Launch its kernel gets and, with grad, its backward.
+func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
 	var inBuf [8]ops.DType
 	inT := inBuf[:0]
-	for range inputs {
-		inT = append(inT, 0)
-	}
-	for j, t := range inputs {
-		if t == nil {
-			return nil, &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrNil, Detail: fmt.Sprintf("input %d is nil", j)}
-		}
-		if t.Storage() == nil {
-			return nil, &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrFreed, Detail: fmt.Sprintf("input %d has been freed", j)}
-		}
-		if t.Device() != inputs[0].Device() {
-			return nil, &ops.OpError{Op: "fuse." + c.name, Arg: fmt.Sprintf("input %d", j), Kind: ops.ErrDevice,
-				Detail: fmt.Sprintf("input %d is on %v, expected %v (same as input 0)", j, t.Device(), inputs[0].Device())}
-		}
-		inT[j] = t.DType()
+	for _, t := range inputs {
+		inT = append(inT, t.DType())
 	}
 	shape, err := c.broadcast(inputs)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	// The vector width depends on the outputs' dtypes too: type first.
 	ty, err := c.typed(inT)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	p := planFor(shape, inputs, inT, ty.out)
 	s, err := c.spec(inT, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	dev := inputs[0].Device()
-	run := runnerFor(dev.Type)
-	if run == nil {
-		return nil, c.errorf(ops.ErrNoKernel, "no fused-kernel runner for %v (import ops/fuse/fusecuda for CUDA)", dev)
-	}
-	outs := make([]*ops.Tensor, len(c.outputs))
-	free := func() {
-		for _, o := range outs {
-			if o != nil {
-				o.Free()
-			}
+	var bw ops.FuncBackward
+	if grad {
+		if bw, err = c.backwardFunc(s, len(c.outputs), scalars); err != nil {
+			return nil, nil, nil, err
 		}
 	}
+	outs := make([]ops.Output, len(s.OutDTypes))
 	for k, d := range s.OutDTypes {
-		if outs[k], err = ops.Empty(ctx, dev, d, shape...); err != nil {
-			free()
-			return nil, fmt.Errorf("fuse.%s: output %d: %w", c.name, k, err)
-		}
+		outs[k] = ops.Output{Shape: shape, DType: d}
 	}
-	l := &Launch{Spec: s, Outputs: outs, Inputs: inputs, N: p.n, Dims: p.dims, Strides: p.strides,
-		Consts: c.consts, Args: scalars}
-	if err := run(ctx, l); err != nil {
-		free()
-		return nil, fmt.Errorf("fuse.%s on %v: %w", c.name, dev, err)
-	}
-	if err := c.record(ctx, s, outs, inputs, scalars); err != nil {
-		free()
-		return nil, err
-	}
-	return outs, nil
+	l := &Launch{Spec: s, N: p.n, Dims: p.dims, Strides: p.strides, Consts: c.consts, Args: scalars}
+	return outs, l, bw, nil
 }
 
 // Call1 is Call for a chain with one output.

@@ -12,7 +12,7 @@ import (
 // The generated kernel, one per Spec. Every layout class covers the
 // problem with one work item (a vector of VecWidth elements, or one
 // element) per thread; with 64-bit indices a grid-stride loop takes over
-// past the grid (the runner caps the grid). Inputs are loaded and widened
+// past the grid (the device kernel caps the grid). Inputs are loaded and widened
 // to their compute type (float for float32, float16 and bfloat16, double
 // for float64), every step is computed in its dtype's compute type, and
 // each output is rounded once when stored. Parameters, in order: the

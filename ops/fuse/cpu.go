@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -89,8 +90,10 @@ func writer(t *ops.Tensor) (func(i int, v float64), error) {
 	return nil, fmt.Errorf("dtype %v", t.DType())
 }
 
-// runCPU computes a launch on the CPU.
-func runCPU(l *Launch) error {
+// runCPU computes a launch on the CPU: the MultiKernel of ChainOp for the
+// CPU.
+func runCPU(_ context.Context, outs, in []*ops.Tensor, attr any) error {
+	l := attr.(*Launch)
 	s := l.Spec
 	c := s.Chain
 	for _, st := range c.steps {
@@ -101,17 +104,17 @@ func runCPU(l *Launch) error {
 	if l.N == 0 {
 		return nil
 	}
-	rd := make([]func(int) float64, len(l.Inputs))
-	base := make([]int, len(l.Inputs))
-	for j, t := range l.Inputs {
+	rd := make([]func(int) float64, len(in))
+	base := make([]int, len(in))
+	for j, t := range in {
 		r, err := reader(t)
 		if err != nil {
 			return c.errorf(ops.ErrDevice, "input %d: %v", j, err)
 		}
 		rd[j], base[j] = r, t.Offset()
 	}
-	wr := make([]func(int, float64), len(l.Outputs))
-	for k, t := range l.Outputs {
+	wr := make([]func(int, float64), len(outs))
+	for k, t := range outs {
 		w, err := writer(t)
 		if err != nil {
 			return c.errorf(ops.ErrDevice, "output %d: %v", k, err)

@@ -63,9 +63,14 @@
 //
 // # Devices, caching and exactness
 //
-// On the CPU, Call computes the chain in Go with the same roundings (the
-// reference in tests and the fallback without a GPU). Importing
-// ops/fuse/fusecuda adds the CUDA runner: the generated source (see
+// A chain is called through ChainOp, an ops.MultiOp: the dispatcher that
+// runs every op checks and pins the inputs, allocates the outputs on the
+// context's stream, orders them after the inputs' work, runs the kernel
+// registered for the device and records the call for autograd. A fused
+// chain is a kind of kernel, not a kind of op. On the CPU the kernel
+// computes the chain in Go with the same roundings (the reference in tests
+// and the fallback without a GPU). Importing ops/fuse/fusecuda registers
+// the CUDA kernel: the generated source (see
 // Spec.Source and SpecFor) is compiled with NVRTC through ops/cuda/jit's
 // disk cache and loaded with ops/cuda/cumodule. Kernels are cached by Spec
 // key: the chain's structure, the inputs' dtypes, the layout class (Vector:
@@ -85,7 +90,7 @@
 // # Autograd
 //
 // When an input requires grad, a call records one autograd node over all
-// its outputs (ops.RecordFunc). Backward runs it once, after everything
+// its outputs (ops.MultiOp.Call). Backward runs it once, after everything
 // that used any output, with the gradients of the outputs that received
 // one; its backward is one chain derived by reverse-mode differentiation of
 // the steps, seeded with those gradients, and compiled and cached (per

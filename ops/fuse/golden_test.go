@@ -8,7 +8,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/internal/fusetest"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -9,7 +9,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
-// Autograd: a call records one node (ops.RecordFunc) over all its outputs.
+// Autograd: the dispatcher records a call as one node over all its outputs (ops.MultiOp.Call).
 // Its backward is a chain derived from the forward one by reverse-mode
 // differentiation of its steps, seeded with the gradients of the outputs
 // that received one, and compiled like any chain: one kernel that reads
@@ -228,27 +228,21 @@ func anyNeeds(needs []bool, args []int) bool {
 	return false
 }
 
-// record makes the outputs of a call one autograd node when an input
-// requires grad. The backward of every output is derived first, so a chain
-// that is not differentiable fails here rather than in Backward.
-func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor, scalars []float64) error {
-	req := false
-	for _, t := range inputs {
-		req = req || t.RequiresGrad()
-	}
-	if !req {
-		return nil
-	}
-	all := make([]int, len(outs))
+// backwardFunc returns the backward of a call of spec s, whose outputs the
+// dispatcher makes one autograd node when an input requires grad. The
+// backward of every output is derived first, so a chain that is not
+// differentiable fails before the call rather than in Backward.
+func (c *Chain) backwardFunc(s *Spec, nOut int, scalars []float64) (ops.FuncBackward, error) {
+	all := make([]int, nOut)
 	for k := range all {
 		all[k] = k
 	}
 	allBC, allOf, err := c.backward(s, all)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sc := append([]float64(nil), scalars...)
-	bw := func(ctx context.Context, grads, in, _ []*ops.Tensor) ([]*ops.Tensor, error) {
+	return func(ctx context.Context, grads, in, _ []*ops.Tensor) ([]*ops.Tensor, error) {
 		var with []int
 		bin := append([]*ops.Tensor{}, in...)
 		for k, g := range grads {
@@ -280,8 +274,7 @@ func (c *Chain) record(ctx context.Context, s *Spec, outs, inputs []*ops.Tensor,
 			}
 		}
 		return res, nil
-	}
-	return ops.RecordFunc(ctx, "fuse."+c.name, outs, inputs, bw)
+	}, nil
 }
 
 // testHookBackward, when set by a test, is called by each backward of a

@@ -41,7 +41,7 @@ func (l LayoutClass) String() string {
 }
 
 // Spec is a chain specialized for its inputs' dtypes and a layout class:
-// what one generated kernel computes. Device runners (ops/fuse/fusecuda)
+// what one generated kernel computes. Device kernels (ops/fuse/fusecuda)
 // compile Source once per Key and architecture.
 type Spec struct {
 	Chain     *Chain
@@ -53,9 +53,13 @@ type Spec struct {
 	InDTypes  []ops.DType
 	OutDTypes []ops.DType
 	Entry     string // the kernel's extern "C" name
-	// Runner holds a device runner's own data for the spec (its loaded
+	// Linear is, for a spec of the Vector class, the same chain in the
+	// Linear class: what a device kernel runs when the storage turns out
+	// not to be aligned to a vector.
+	Linear *Spec
+	// Kernels holds a device kernel's own data for the spec (its loaded
 	// kernel per device, ...), released with the spec; fuse does not use it.
-	Runner sync.Map
+	Kernels sync.Map
 
 	stepType []ops.DType // each step's dtype (weak for scalar-only steps)
 	source   string
@@ -70,11 +74,10 @@ func (s *Spec) compute64(i int) bool {
 	return d == weak || d == ops.Float64
 }
 
-// Launch is one call of a spec on a device, for its Runner.
+// Launch is one call of a spec: the attr a kernel of ChainOp gets with the
+// call's outputs (contiguous, fresh) and inputs.
 type Launch struct {
 	Spec    *Spec
-	Outputs []*ops.Tensor // contiguous, fresh
-	Inputs  []*ops.Tensor
 	N       int       // elements of each output
 	Dims    []int     // the merged dimensions (Strided)
 	Strides [][]int   // per input, per merged dimension, in elements (0: broadcast) (Strided)
@@ -348,6 +351,11 @@ func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
 		InDTypes: dts, OutDTypes: t.out, stepType: t.steps}
 	s.Entry = "fuse_" + sanitize(c.name) + "_" + shortHash(s.Key)
 	s.source = generate(s)
+	if p.layout == Vector {
+		if s.Linear, err = c.spec(inT, plan{n: p.n, layout: Linear, index64: p.index64}); err != nil {
+			return nil, err
+		}
+	}
 	c.mu.Lock()
 	if old, ok := c.specs[string(k)]; ok {
 		s = old

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
@@ -56,7 +57,7 @@ func TestPolynomialBackward(t *testing.T) {
 	optest.Run(t, optest.Spec{
 		Name: "PolynomialBackward",
 		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return ops.PolynomialBackward(ctx, in[0], in[1], 0.5, -1, 2)
+			return backward.Polynomial(ctx, in[0], in[1], 0.5, -1, 2)
 		},
 		Ref:    optest.Elementwise(func(v []float64) float64 { return v[0] * ((1.5*v[1]-2)*v[1] + 2) }),
 		Inputs: 2,
@@ -88,7 +89,7 @@ func TestNormBackward(t *testing.T) {
 	optest.Run(t, optest.Spec{
 		Name: "NormBackward",
 		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return ops.NormBackward(ctx, in[0], in[1], in[2])
+			return backward.Norm(ctx, in[0], in[1], in[2])
 		},
 		Ref: func(in []optest.Values) optest.Values {
 			g, n := in[0].Data[0], in[2].Data[0]
@@ -142,7 +143,7 @@ func TestRowSoftmaxBackward(t *testing.T) {
 	optest.Run(t, optest.Spec{
 		Name: "RowSoftmaxBackward",
 		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return ops.RowSoftmaxBackward(ctx, in[0], in[1])
+			return backward.RowSoftmax(ctx, in[0], in[1])
 		},
 		Ref: func(in []optest.Values) optest.Values {
 			g, y := in[0], in[1]
@@ -180,7 +181,7 @@ func TestNarrowBackward(t *testing.T) {
 	optest.Run(t, optest.Spec{
 		Name: "NarrowBackward",
 		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return ops.NarrowBackward(ctx, in[0], dim, start, size)
+			return backward.Narrow(ctx, in[0], dim, start, size)
 		},
 		Ref: func(in []optest.Values) optest.Values {
 			g := in[0]

@@ -2,7 +2,7 @@
 // --run_under) under Nsight Compute (ncu) or Nsight Systems (nsys) and writes the report:
 //
 //	bazel test --config=ncu //pkg/leakyrelu:leakyrelu_test --test_arg=-test.run=NONE --test_arg=-test.bench=.
-//	bazel run --config=nsys //ops/bench/cmd/bench -- --device cuda --ops AddScalar
+//	bazel run --config=nsys //bench/cmd/bench -- --device cuda --ops AddScalar
 //
 // where .bazelrc has
 //

@@ -61,7 +61,7 @@ func init() {
 		},
 		CPU: ops.ContiguousInputs(gemmCPU),
 	})
-	ops.RegisterKernel("Gemm", ops.DeviceCUDA, ops.ContiguousInputs(gemmCUDA))
+	gemmOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(gemmCUDA))
 }
 
 // Gemm returns the matrix product of a [M, K] and b [K, N] as a new [M, N] tensor, computed on

@@ -65,8 +65,8 @@ func init() {
 		CPU: ops.ContiguousInputs(backwardCPU),
 	})
 	// The CUDA kernels, the way a backend package adds kernels for its device.
-	ops.RegisterKernel("LeakyRelu", ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
-	ops.RegisterKernel("LeakyReluBackward", ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
+	leakyReluOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
+	leakyReluBackwardOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
 }
 
 // checkArgs checks what both ops require of x (the dtypes of the kernels) and slope.

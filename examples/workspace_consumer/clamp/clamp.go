@@ -68,8 +68,8 @@ func init() {
 		CPU: ops.ContiguousInputs(backwardCPU),
 	})
 	// The CUDA kernels, the way a backend package adds kernels for its device.
-	ops.RegisterKernel("Clamp", ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
-	ops.RegisterKernel("ClampBackward", ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
+	clampOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
+	clampBackwardOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
 }
 
 // checkArgs checks what both ops require of x (the dtypes of the kernels), lo and hi.

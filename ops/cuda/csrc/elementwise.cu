@@ -13,7 +13,7 @@
 // at 2^28 elements, a kernel shaped so reaches 100.4-101.9% of cudaMemcpyAsync's device-to-device
 // bandwidth in float32, float16 and bfloat16, where a grid of 64 blocks per SM whose threads loop
 // reached 95.5-97.3%; for 4096 float32 elements in a CUDA graph, the 32-bit index and the loop
-// compiled away cut a node from 1.26 to 1.07 us (docs/benchmarks/h100-ew-2026-11-23).
+// compiled away cut a node from 1.26 to 1.07 us (bench/results/h100-ew-2026-11-23).
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -28,7 +28,7 @@ constexpr int kThreads = 256;
 // on an H200, one 16-byte vector per thread in blocks of 1024 threads reached 96.4-96.7% of
 // cudaMemcpyAsync in float16, bfloat16 and float32, blocks of 512 99.8-100.4%, and blocks of 256
 // or 128 100.5-101.3%; two or four vectors per thread, or a grid-stride loop over 4-8 blocks per
-// SM, did not do better (92.4-100.5%; docs/benchmarks/h200-ew-blocks-2026-11-26). PyTorch's
+// SM, did not do better (92.4-100.5%; bench/results/h200-ew-blocks-2026-11-26). PyTorch's
 // vectorized kernel uses blocks of 128 threads with one vector each. (On an H100, blocks of 1024
 // had measured 1% faster than blocks of 256.) A small problem wants its few vectors spread over
 // many SMs (4096 float32 elements in one block of 1024: 1.67 us per graph node, in four of 256:

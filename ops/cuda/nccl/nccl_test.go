@@ -13,6 +13,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/nccl"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 var dtypes = []ops.DType{ops.Float32, ops.Float64, ops.Float16, ops.BFloat16}
@@ -129,16 +130,6 @@ func reduce(op nccl.ReduceOp, ranks []int, i int) float64 {
 	return acc
 }
 
-func tolerance(dt ops.DType) float64 {
-	switch dt {
-	case ops.Float16:
-		return 2e-3
-	case ops.BFloat16:
-		return 1.6e-2
-	}
-	return 1e-6
-}
-
 // zerosOn returns a tensor of zeros of dtype dt and shape on dev.
 func zerosOn(dev ops.Device, dt ops.DType, shape ...int) (*ops.Tensor, error) {
 	x, err := ops.Zeros(dt, shape...)
@@ -149,17 +140,21 @@ func zerosOn(dev ops.Device, dt ops.DType, shape ...int) (*ops.Tensor, error) {
 }
 
 // compare reads x and checks each element i against want(i) within dt's
-// tolerance (relative, absolute below 1); what names the result in errors.
+// tolerance for results computed in several rounded steps (the tolerance
+// table's chain column, optest.ChainTolerance); what names the result in
+// errors.
 func compare(what string, dt ops.DType, x *ops.Tensor, want func(i int) float64) error {
 	got, err := x.Float64s()
 	if err != nil {
 		return fmt.Errorf("%s %v: reading the result: %w", what, dt, err)
 	}
-	for i, g := range got {
-		w := want(i)
-		if math.Abs(g-w) > tolerance(dt)*math.Max(1, math.Abs(w)) {
-			return fmt.Errorf("%s %v: element %d is %v, want %v", what, dt, i, g, w)
-		}
+	w := make([]float64, len(got))
+	for i := range w {
+		w[i] = want(i)
+	}
+	rtol, atol := optest.ChainTolerance(dt)
+	if err := optest.Compare(got, w, rtol, atol); err != nil {
+		return fmt.Errorf("%s %v: %w", what, dt, err)
 	}
 	return nil
 }

@@ -95,7 +95,9 @@ func Program() jit.Program {
 	}
 }
 
-var siluOp = ops.RegisterOp(ops.OpDef{
+// SiLUOp and SiLUBackwardOp are the example's ops, with their CPU kernels; package gpu registers
+// their CUDA kernels on them.
+var SiLUOp = ops.RegisterOp(ops.OpDef{
 	Name:  "SiLU",
 	Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
 	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) { return in[0].Shape(), nil },
@@ -107,7 +109,7 @@ var siluOp = ops.RegisterOp(ops.OpDef{
 	CPU: ops.ContiguousInputs(forwardCPU),
 })
 
-var siluBackwardOp = ops.RegisterOp(ops.OpDef{
+var SiLUBackwardOp = ops.RegisterOp(ops.OpDef{
 	Name: "SiLUBackward",
 	Args: []ops.Arg{{Name: "gradOut", Kind: ops.KindTensor}, {Name: "x", Kind: ops.KindTensor}},
 	Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
@@ -122,13 +124,13 @@ var siluBackwardOp = ops.RegisterOp(ops.OpDef{
 // SiLU returns x * sigmoid(x) elementwise, on x's device, queued where ctx says (with ops/cuda, on
 // the stream of cuda.WithStream); it records itself for autograd.
 func SiLU(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
-	return siluOp.Call(ctx, []*ops.Tensor{x}, ops.Args{})
+	return SiLUOp.Call(ctx, []*ops.Tensor{x}, ops.Args{})
 }
 
 // SiLUBackward returns gradOut * d/dx SiLU(x), the gradient of SiLU's input; gradOut and x must
 // have the same shape.
 func SiLUBackward(ctx context.Context, gradOut, x *ops.Tensor) (*ops.Tensor, error) {
-	return siluBackwardOp.Call(ctx, []*ops.Tensor{gradOut, x}, ops.Args{})
+	return SiLUBackwardOp.Call(ctx, []*ops.Tensor{gradOut, x}, ops.Args{})
 }
 
 // Silu is the forward function in float64, the reference of the kernels.

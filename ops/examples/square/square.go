@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
@@ -27,7 +28,7 @@ var squareOp = ops.RegisterOp(ops.OpDef{
 	// PolynomialBackward(g, x, a=0, b=1, c=0) = g*(3*0*x² + 2*1*x + 0).
 	// With the forward's context, so on a GPU it runs on the forward's stream.
 	Backward: func(ctx context.Context, g *ops.Tensor, in []*ops.Tensor, _ ops.Args, _ *ops.Tensor) ([]*ops.Tensor, error) {
-		gx, err := ops.PolynomialBackward(ctx, g, in[0], 0, 1, 0)
+		gx, err := backward.Polynomial(ctx, g, in[0], 0, 1, 0)
 		return []*ops.Tensor{gx}, err
 	},
 	// Both kernels index x linearly: ops.ContiguousInputs hands them x made contiguous.
@@ -35,7 +36,7 @@ var squareOp = ops.RegisterOp(ops.OpDef{
 })
 
 func init() {
-	ops.RegisterKernel("Square", ops.DeviceCUDA, ops.ContiguousInputs(squareCUDA))
+	squareOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(squareCUDA))
 }
 
 // Square returns x*x elementwise, on x's device, queued where ctx says (with ops/cuda, on the

@@ -2,7 +2,7 @@
 // CUDA kernel (tiledmatmul.cu: shared-memory tiles, register blocking, double buffering, strided
 // inputs read along their unit stride). It used to be ops.MatMul's CUDA kernel; ops.MatMul now
 // calls cuBLAS, and this op stays as a worked example of a non-trivial kernel with strided
-// operands, and as a benchmark row next to cuBLAS (ops/bench). Its CPU kernel is a plain triple
+// operands, and as a benchmark row next to cuBLAS (bench/). Its CPU kernel is a plain triple
 // loop in float64; its backward uses ops.MatMul.
 package tiledmatmul
 
@@ -57,7 +57,7 @@ var tiledOp = ops.RegisterOp(ops.OpDef{
 })
 
 func init() {
-	ops.RegisterKernel("TiledMatMul", ops.DeviceCUDA, tiledCUDA)
+	tiledOp.RegisterKernel(ops.DeviceCUDA, tiledCUDA)
 }
 
 // TiledMatMul returns a [M, K] x b [K, N] as a new contiguous [M, N] tensor, on the inputs'

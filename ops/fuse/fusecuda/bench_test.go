@@ -5,7 +5,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/internal/fusetest"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 )
 
 // BenchmarkCall4K times calls on 4096 float32 elements on CUDA device 0,

@@ -14,7 +14,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusecuda"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/internal/fusetest"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 

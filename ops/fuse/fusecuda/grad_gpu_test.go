@@ -8,7 +8,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/internal/fusetest"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 )
 
 // TestCompileMultiBackward compiles, with NVRTC for sm_90 (no GPU needed),

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	opscuda "github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
@@ -39,8 +40,10 @@ type Options struct {
 
 // Module is a program compiled and loaded on one device.
 type Module struct {
-	mod   *cumodule.Module
-	image *jit.Image
+	mod      *cumodule.Module
+	image    *jit.Image
+	took     time.Duration
+	fromDisk bool
 
 	mu      sync.Mutex
 	kernels map[string]*cumodule.Kernel
@@ -57,6 +60,7 @@ func DeviceArch(n int) (jit.Arch, error) {
 
 // Load compiles p for CUDA device `device` (through the cache) and loads the image there.
 func Load(device int, p jit.Program, opts Options) (*Module, error) {
+	start := time.Now()
 	arch := opts.Arch
 	if arch == "" {
 		var err error
@@ -71,16 +75,24 @@ func Load(device int, p jit.Program, opts Options) (*Module, error) {
 			return nil, err
 		}
 	}
+	hits := cache.Stats().Hits
 	im, err := cache.Compile(p, arch, opts.Format)
 	if err != nil {
 		return nil, fmt.Errorf("jitload: %w", err)
 	}
+	fromDisk := cache.Stats().Hits > hits
 	m, err := cumodule.Load(device, im.Code)
 	if err != nil {
 		return nil, fmt.Errorf("jitload: %s (%v for %s): %w", p.Name, im.Format, im.Arch, err)
 	}
-	return &Module{mod: m, image: im, kernels: map[string]*cumodule.Kernel{}}, nil
+	return &Module{mod: m, image: im, took: time.Since(start), fromDisk: fromDisk, kernels: map[string]*cumodule.Kernel{}}, nil
 }
+
+// Loaded returns how long Load took (compile or disk read, and load) and
+// whether the image came from the disk cache (as the cache's hit counter
+// tells: another goroutine's hit on the same cache at the same moment
+// counts too).
+func (m *Module) Loaded() (took time.Duration, fromDisk bool) { return m.took, m.fromDisk }
 
 // Image returns the compiled image the module was loaded from.
 func (m *Module) Image() *jit.Image { return m.image }

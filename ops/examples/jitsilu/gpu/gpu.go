@@ -27,8 +27,8 @@ var module = &jitload.Lazy{Program: jitsilu.Program()}
 
 func init() {
 	// The kernels index their inputs linearly: ops.ContiguousInputs makes them contiguous.
-	ops.RegisterKernel("SiLU", ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
-	ops.RegisterKernel("SiLUBackward", ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
+	jitsilu.SiLUOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(forwardCUDA))
+	jitsilu.SiLUBackwardOp.RegisterKernel(ops.DeviceCUDA, ops.ContiguousInputs(backwardCUDA))
 }
 
 // Module returns the op's compiled program on CUDA device n, compiling or loading it on first
