@@ -75,7 +75,14 @@ def parse_gencode(flags):
     return [(v, codes[v]) for v in order]
 
 def arch_list(gencode):
-    """nvcc's __CUDA_ARCH_LIST__ for these -gencode flags: the virtual archs, ascending (800,900)."""
+    """nvcc's __CUDA_ARCH_LIST__ for -gencode flags.
+
+    Args:
+      gencode: list of -gencode flags.
+
+    Returns:
+      string: the virtual archs, ascending and comma-separated ("800,900").
+    """
     archs = {}
     for flag in gencode:
         for part in flag.split(","):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh (tools/gpu-tests/run.sh, copied by pack.sh): on a GPU machine, runs every test that pack.sh
+# run.sh (.ci/gpu-tests/run.sh, copied by pack.sh): on a GPU machine, runs every test that pack.sh
 # packed, in its runfiles tree as `bazel test` would (TEST_SRCDIR, RUNFILES_DIR, the package as the
 # working directory), and prints a table: result, and for Go tests how many tests passed and skipped
 # (a GPU test that skips on a GPU machine is worth a look: tests that need the arguments or the

@@ -3,7 +3,7 @@
 # machine has no Go and no Bazel): each test's executable and its runfiles tree, dereferenced, in
 # one solid xz archive, plus run.sh.
 #
-#   tools/gpu-tests/pack.sh OUT_DIR [BAZEL_FLAG...] [-- TARGET_PATTERN...]
+#   .ci/gpu-tests/pack.sh OUT_DIR [BAZEL_FLAG...] [-- TARGET_PATTERN...]
 #
 # BAZEL_FLAGs select the build (e.g. -c opt); the default targets are the tests of //tests:all that
 # run CUDA code. The tests are built first. The CUDA shared libraries (libcublas*, libnvrtc*, ...)
