@@ -63,6 +63,6 @@ for t in "${targets[@]}"; do
 done
 # One solid stream with a window larger than a test binary: the tests share the Go runtime and the
 # static CUDA runtime, which then compress once.
-(cd "$stage" && tar -cf - --sort=name .) | xz -6 -T1 --lzma2=preset=6,dict=256MiB >"$out/tests.tar.xz"
+(cd "$stage" && tar -cf - --sort=name .) | xz -T1 --lzma2=preset=3,dict=256MiB >"$out/tests.tar.xz"
 cp "$here/run.sh" "$out/run.sh"
 echo "pack.sh: $(wc -l <"$out/tests.tsv") tests in $out ($(du -h "$out/tests.tar.xz" | cut -f1))"

@@ -37,9 +37,18 @@ func init() { fuse.ChainOp.RegisterKernel(ops.DeviceCUDA, run) }
 // maxBlocks caps the grid of kernels with 64-bit indices (they loop).
 const maxBlocks = 1 << 20
 
-// programs holds one jitload.Lazy per spec key: a kernel is compiled and
-// loaded once per device however many chains and goroutines ask.
-var programs sync.Map // string -> *jitload.Lazy
+// programs holds one program per spec key: a kernel is compiled and loaded
+// once per device however many chains and goroutines ask. Chains of one
+// structure under other names share the key, and the kernel of the spec that
+// came first: its entry name is the one in the module.
+var programs sync.Map // string -> *program
+
+// program is a key's kernel: the module, compiled and loaded lazily, and
+// the name of its entry.
+type program struct {
+	lazy  *jitload.Lazy
+	entry string
+}
 
 // counted holds the modules already added to the stats.
 var counted sync.Map // *jitload.Module -> struct{}
@@ -74,11 +83,15 @@ func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
 	if k, ok := s.Kernels.Load(dev); ok {
 		return k.(*cumodule.Kernel), nil
 	}
-	p, _ := programs.LoadOrStore(s.Key, &jitload.Lazy{
-		Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source(), Options: s.CompileOptions()},
-		Options: jitload.Options{Cache: Cache},
+	v, _ := programs.LoadOrStore(s.Key, &program{
+		lazy: &jitload.Lazy{
+			Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source(), Options: s.CompileOptions()},
+			Options: jitload.Options{Cache: Cache},
+		},
+		entry: s.Entry,
 	})
-	m, err := p.(*jitload.Lazy).Module(dev)
+	p := v.(*program)
+	m, err := p.lazy.Module(dev)
 	if err != nil {
 		var ce *jit.CompileError
 		if errors.As(err, &ce) {
@@ -96,7 +109,7 @@ func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
 		}
 		stats.Unlock()
 	}
-	k, err := m.Kernel(s.Entry)
+	k, err := m.Kernel(p.entry)
 	if err != nil {
 		return nil, err
 	}
