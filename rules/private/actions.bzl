@@ -223,7 +223,8 @@ def nvcc_compile(
             src = src,
             headers = compilation_context.headers,
             out = ptx,
-            line_info = line_info,
+            # cicc writes no file times: the PTX does not depend on when the sources were written.
+            line_info = False,
             mnemonic = "NvccPtx",
             progress_message = "Compiling CUDA %s to PTX for compute_%s" % (src.short_path, virtual),
             extra_outputs = outputs[1:],
@@ -257,6 +258,7 @@ def nvcc_compile(
                 progress_message = "Compiling CUDA %s to SASS for sm_%s" % (src.short_path, real),
                 extra_inputs = [ptx],
                 with_src = line_info,
+                stage_from = ptx,
             )
             images.append(("elf:" + real, cubin))
 
@@ -344,13 +346,16 @@ def nvcc_run(
         extra_inputs = [],
         extra_outputs = [],
         with_src = True,
+        stage_from = None,
         resource_set = None):
     """Runs nvcc on one source, staged at a fixed modification time where it writes line tables.
 
     ptxas writes the modification time of each source and header into device line tables
-    (-lineinfo, -G), so objects built from two checkouts would differ. With line_info, nvcc runs
-    through nvcc_stage.sh on copies of the source and the headers outside the toolkit that all
-    have one fixed time, under the same names (see nvcc_stage.sh).
+    (-lineinfo, -G), so objects built from two checkouts, or locally and on a remote executor
+    (which gives input files times of its own), would differ. With line_info, nvcc runs through
+    nvcc_stage.sh on copies of the source and every header, the toolkit's too, that all have one
+    fixed time, under the same names (see nvcc_stage.sh); with stage_from, a PTX file, on copies of
+    just the files its .file directives name, which are all ptxas reads.
 
     Args:
       actions: ctx.actions.
@@ -366,6 +371,7 @@ def nvcc_run(
       extra_inputs: list of Files nvcc reads besides the source and headers (a PTX input).
       extra_outputs: list of Files nvcc writes besides out (through -Xcicc options).
       with_src: bool, whether src is an input (False: nvcc reads only extra_inputs).
+      stage_from: File or None: the PTX file that nvcc compiles, whose named sources are staged.
       resource_set: a resource_set function for Bazel's local scheduler, or None.
     """
     inputs = depset(([src] if with_src else []) + extra_inputs, transitive = [headers, cuda.toolkit_files, host.files])
@@ -385,17 +391,16 @@ def nvcc_run(
     head = actions.args()
     head.add(cuda.nvcc)
 
-    # The stage list: the toolkit's header directories stay in place (their times come from its
-    # archives or packages); the source and every other header are copied.
+    # The stage list: the other outputs, then what to copy.
     stage = actions.args()
     stage.use_param_file("%s", use_always = True)
     stage.set_param_file_format("multiline")
-    stage.add_all(cuda.headers.includes, format_each = "keep %s")
-    stage.add_all(cuda.headers.quote_includes, format_each = "keep %s")
-    stage.add_all(cuda.headers.system_includes, format_each = "keep %s")
     stage.add_all(extra_outputs, format_each = "output %s")
-    stage.add(src, format = "copy %s")
-    stage.add_all(headers, format_each = "copy %s")
+    if stage_from:
+        stage.add(stage_from, format = "sources %s")
+    else:
+        stage.add(src, format = "copy %s")
+        stage.add_all(headers, format_each = "copy %s")
     tail = actions.args()
     tail.add(out)
     actions.run(
