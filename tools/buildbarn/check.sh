@@ -15,20 +15,23 @@
 #    empty and every action of step 2 has to execute.
 # 2. Clone A (this repository's HEAD, files dated 2001-01-01), fresh output base:
 #      bazel build --config=buildbarn -c opt TARGETS --execution_log_json_file=remote.json
-#    cmd/remoteexec: every spawn whose mnemonic starts with Nvcc (NvccCompile or the split compile's
-#    steps, NvccDeviceLink, NvccDeviceImage) was executed by a Buildbarn worker in this build: not
-#    locally, not from a cache; and there was at least one.
+#    cmd/remoteexec: every spawn whose mnemonic starts with Nvcc (the split compile's NvccPtx,
+#    NvccSass, NvccFatbin, NvccHost; NvccCompile where a source is one action; NvccDeviceLink,
+#    NvccDeviceImage) was executed by a Buildbarn worker in this build: not locally, not from a
+#    cache; and there was at least one.
 # 3. Clone B (another path, longer, files dated a day later), fresh output base, Buildbarn as a
 #    remote cache only (--config=buildbarn with no executor, --remote_cache, nothing uploaded):
 #    cmd/cachehits: every Nvcc*, GoStdlib, GoCompilePkg, link and archive spawn is a remote cache
-#    hit, and each of NvccCompile|NvccHost, NvccDeviceLink, GoStdlib, GoCompilePkg, GoLink, CppLink,
-#    CppArchive occurs (misses are explained against clone A's log).
+#    hit, and each of NvccPtx, NvccSass, NvccFatbin, NvccHost, NvccDeviceLink, GoStdlib,
+#    GoCompilePkg, GoLink, CppLink, CppArchive occurs (misses are explained against clone A's log).
 # 4. Clone B again after `bazel clean` (its repositories stay), built locally under Bazel's
-#    hermetic sandbox (--config=hermetic_sandbox), no remote: cmd/remoteexec -local: the outputs of
-#    every Nvcc* and CppArchive spawn (objects, device-link objects, device images, archives) equal
-#    the remote build's, digest for digest, and each of them ran locally in this build. The remote
-#    build ran in the workers' build directories from clone A's files, this one in clone B's
-#    sandbox: other paths, other file times.
+#    hermetic sandbox (--config=hermetic_sandbox) with one nvcc action per source
+#    (--cuda_split=false), no remote: cmd/remoteexec -local: every output of every Nvcc* and
+#    CppArchive spawn of the remote build that this build makes too equals it, digest for digest,
+#    and was made locally; every object and archive (.o, .a) must be among them (the split's PTX,
+#    cubins and fatbins have no counterpart here). The remote build ran in the workers' build
+#    directories from clone A's files, this one in clone B's sandbox: other paths, other file
+#    times, the split against one nvcc run (so the split's SASS and PTX are nvcc's own).
 # Prints the wall time of each build and Bazel's process summaries; exits 1 if a check fails.
 #
 # Environment: BB_CHECK_KEEP=1 keeps the work directory (clones, output bases, logs, Buildbarn's
@@ -40,14 +43,18 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(git -C "$here" rev-parse --show-toplevel)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(//ops/... //tests/... //tests:all)
 mode=${BB_CHECK_MODE:-opt}
 # Mnemonics whose spawns must run on Buildbarn, and whose outputs must equal the local build's.
 remote_re='^Nvcc'
 compare_re='^(Nvcc.*|CppArchive)$'
-# What the cache-hit build must contain, so that its check cannot pass vacuously (NvccHost: the
-# split compile's host step; NvccCompile: the unsplit compile).
-expect='NvccCompile|NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive'
+# What the default targets' cache-hit build must contain, so that its check cannot pass vacuously:
+# the split compile's four steps, the device link, the Go standard library and packages, links and
+# archives. (Whatever the targets, remoteexec fails on a log without nvcc spawns.)
+expect=
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(//ops/... //tests/... //tests:all)
+  expect=NvccPtx,NvccSass,NvccFatbin,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
+fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
 PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
 export PATH
@@ -152,7 +159,7 @@ say "second clone against the remote cache: every nvcc, Go, link and archive spa
 
 # 4. Clone B again, built locally under the hermetic sandbox.
 (cd "$b" && BAZELW_QUIET=1 ./bazelw --output_base="$b.out" clean)
-bz local "$b" build --config=hermetic_sandbox -c "$mode" --disk_cache= \
+bz local "$b" build --config=hermetic_sandbox --cuda_split=false -c "$mode" --disk_cache= \
   --execution_log_json_file="$work/local.json" "${targets[@]}"
 say "local build: the outputs of every spawn matching $compare_re must equal the remote build's"
 "$work/bin/remoteexec" -remote "$remote_re" -compare "$compare_re" -local "$work/local.json" "$work/remote.json" >"$work/compare.txt" ||

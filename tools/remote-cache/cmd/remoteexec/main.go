@@ -3,17 +3,21 @@
 // executed by the remote executor in that build, and, given the log of a local build of the same
 // targets, its outputs must equal the local build's, digest for digest.
 //
-//	remoteexec [-remote REGEXP] [-compare REGEXP] [-local LOCAL_LOG] REMOTE_LOG
+//	remoteexec [-remote REGEXP] [-compare REGEXP] [-required REGEXP] [-local LOCAL_LOG] REMOTE_LOG
 //
 // It prints, per mnemonic, how many spawns ran where (runner: "remote", "remote cache hit",
 // "linux-sandbox", ...), then one line for each checked spawn that the remote executor did not run
 // (its mnemonic, target, runner and first output). A remote cache hit does not count as executed:
 // the check is meant for a build against an empty cache.
 //
-// With -local, the spawns of REMOTE_LOG whose mnemonic matches -compare are looked up in LOCAL_LOG
-// by their declared outputs; each must be there, must have run locally in that build (not a cache
-// hit, not remotely: otherwise the comparison would prove nothing), and every output must have the
-// same digest in both logs. Differences are printed with both digests.
+// With -local, every output of the spawns of REMOTE_LOG whose mnemonic matches -compare is looked up
+// among the outputs of LOCAL_LOG's spawns by its path without the configuration directory
+// (bazel-out/k8-opt/ and bazel-out/k8-opt-ST-.../ are the same), so the local build may compile
+// differently: one nvcc action per source (--cuda_split=false) where the remote build split each
+// source per arch. Outputs whose path matches -required (objects and archives) must be there; the
+// others (the split's PTX, cubins, fatbins) may be missing. Each one found must have been made
+// locally in that build (not a cache hit, not remotely: otherwise the comparison would prove
+// nothing) with the same digest. Differences are printed with both digests.
 //
 // The exit status is 0 when all of that holds, 1 when it does not (also when REMOTE_LOG holds no
 // spawn of the checked mnemonics, or nothing was compared: a check that cannot fail proves
@@ -30,6 +34,10 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/tools/remote-cache/internal/execlog"
 )
+
+// defaultRequired matches the outputs that a local build of the same targets must have made too,
+// however it compiled them: objects and archives.
+const defaultRequired = `\.(o|a)$`
 
 // defaultMnemonics matches the nvcc actions: NvccCompile (one action per source), the split
 // compile's NvccDevice, NvccFatbin and NvccHost, and NvccDeviceLink.
@@ -81,56 +89,65 @@ type Difference struct {
 	What   string
 }
 
-// Compare looks up each spawn of remote whose mnemonic matches re in local (by declared outputs)
-// and compares their outputs by digest. It returns the number of outputs found equal and what
-// differs: a spawn absent from the local log or not run locally there, an output missing on one
-// side, or another digest.
-func Compare(remote, local []execlog.Spawn, re *regexp.Regexp) (equal int, diffs []Difference) {
-	byKey := make(map[string]*execlog.Spawn, len(local))
+// configDir matches the configuration directory of an output path (bazel-out/k8-opt/,
+// bazel-out/k8-opt-ST-0123abcd/): builds with other build settings, such as --cuda_split=false,
+// write the same files under another one.
+var configDir = regexp.MustCompile(`^bazel-out/[^/]+/`)
+
+// OutputKey is an output's path without its configuration directory.
+func OutputKey(path string) string {
+	return configDir.ReplaceAllString(path, "bazel-out/CONFIG/")
+}
+
+// localOutput is an output of the local build and the spawn that wrote it.
+type localOutput struct {
+	digest execlog.Digest
+	spawn  *execlog.Spawn
+}
+
+// Compare looks up every output of each spawn of remote whose mnemonic matches re among the
+// outputs of local's spawns, by path without the configuration directory (so the local build may
+// have other actions: one nvcc action per source where the remote build split it, say), and
+// compares their digests. An output whose path matches required (objects and archives) must be in
+// the local build; others (the split's PTX, cubins and fatbins) may be absent and are counted in
+// onlyRemote. The local spawn that wrote an output must have run locally (not a cache hit, not
+// remotely): otherwise the comparison would prove nothing. It returns the number of outputs found
+// equal and what differs.
+func Compare(remote, local []execlog.Spawn, re, required *regexp.Regexp) (equal, onlyRemote int, diffs []Difference) {
+	byPath := map[string]localOutput{}
 	for i := range local {
-		byKey[local[i].Key()] = &local[i]
+		for _, f := range local[i].ActualOutputs {
+			byPath[OutputKey(f.Path)] = localOutput{f.Digest, &local[i]}
+		}
 	}
 	for i := range remote {
 		r := &remote[i]
 		if !re.MatchString(r.Mnemonic) {
 			continue
 		}
-		l := byKey[r.Key()]
-		switch {
-		case l == nil:
-			diffs = append(diffs, Difference{r, r.FirstOutput(), "no spawn with the same outputs in the local build's log"})
-			continue
-		case l.Hit() || l.Runner == execlog.RunnerRemote:
-			diffs = append(diffs, Difference{r, r.FirstOutput(), fmt.Sprintf("the local build did not run it locally (runner %q)", l.Runner)})
-			continue
+		if len(r.ActualOutputs) == 0 {
+			diffs = append(diffs, Difference{r, r.FirstOutput(), "no outputs in the remote build's log"})
 		}
-		localOut := make(map[string]execlog.Digest, len(l.ActualOutputs))
-		for _, f := range l.ActualOutputs {
-			localOut[f.Path] = f.Digest
-		}
-		remoteOut := make(map[string]bool, len(r.ActualOutputs))
 		for _, f := range r.ActualOutputs {
-			remoteOut[f.Path] = true
-			ld, ok := localOut[f.Path]
+			l, ok := byPath[OutputKey(f.Path)]
 			switch {
-			case !ok:
+			case !ok && required.MatchString(f.Path):
 				diffs = append(diffs, Difference{r, f.Path, "not among the local build's outputs"})
-			case ld.Hash == "" || f.Digest.Hash == "":
+			case !ok:
+				onlyRemote++
+			case l.spawn.Hit() || l.spawn.Runner == execlog.RunnerRemote:
+				diffs = append(diffs, Difference{r, f.Path, fmt.Sprintf("the local build did not make it locally (%s, runner %q)", l.spawn.Mnemonic, l.spawn.Runner)})
+			case l.digest.Hash == "" || f.Digest.Hash == "":
 				diffs = append(diffs, Difference{r, f.Path, "no digest in one of the logs"})
-			case ld != f.Digest:
-				diffs = append(diffs, Difference{r, f.Path, fmt.Sprintf("remote %s (%s bytes), local %s (%s bytes)",
-					short(f.Digest.Hash), f.Digest.SizeBytes, short(ld.Hash), ld.SizeBytes)})
+			case l.digest != f.Digest:
+				diffs = append(diffs, Difference{r, f.Path, fmt.Sprintf("remote %s (%s bytes), local %s (%s bytes, %s)",
+					short(f.Digest.Hash), f.Digest.SizeBytes, short(l.digest.Hash), l.digest.SizeBytes, l.spawn.Mnemonic)})
 			default:
 				equal++
 			}
 		}
-		for _, f := range l.ActualOutputs {
-			if !remoteOut[f.Path] {
-				diffs = append(diffs, Difference{r, f.Path, "not among the remote build's outputs"})
-			}
-		}
 	}
-	return equal, diffs
+	return equal, onlyRemote, diffs
 }
 
 func short(h string) string {
@@ -146,9 +163,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	remoteExpr := fs.String("remote", defaultMnemonics, "regular expression of the mnemonics whose spawns must all have been executed remotely")
 	compareExpr := fs.String("compare", defaultMnemonics, "regular expression of the mnemonics whose outputs must equal the local build's (with -local)")
+	requiredExpr := fs.String("required", defaultRequired, "regular expression of the output paths (with -local) that the local build must have made too; other outputs of the remote build may be absent there")
 	localLog := fs.String("local", "", "execution log of a local build of the same targets, to compare outputs with")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: remoteexec [-remote REGEXP] [-compare REGEXP] [-local LOCAL_LOG] REMOTE_LOG")
+		fmt.Fprintln(stderr, "usage: remoteexec [-remote REGEXP] [-compare REGEXP] [-required REGEXP] [-local LOCAL_LOG] REMOTE_LOG")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -166,6 +184,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	compareRe, err := regexp.Compile(*compareExpr)
 	if err != nil {
 		fmt.Fprintf(stderr, "remoteexec: -compare: %v\n", err)
+		return 2
+	}
+	requiredRe, err := regexp.Compile(*requiredExpr)
+	if err != nil {
+		fmt.Fprintf(stderr, "remoteexec: -required: %v\n", err)
 		return 2
 	}
 	remote, err := execlog.ReadFile(fs.Arg(0))
@@ -206,7 +229,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if *localLog != "" {
-		equal, diffs := Compare(remote, local, compareRe)
+		equal, onlyRemote, diffs := Compare(remote, local, compareRe, requiredRe)
 		for _, d := range diffs {
 			fmt.Fprintf(stdout, "DIFFERS %s %s %s: %s\n", d.Spawn.Mnemonic, d.Spawn.TargetLabel, d.Output, d.What)
 		}
@@ -218,7 +241,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "FAIL: no outputs of spawns matching %s were compared\n", compareRe)
 			status = 1
 		default:
-			fmt.Fprintf(stdout, "OK: all %d outputs of spawns matching %s equal the local build's, digest for digest\n", equal, compareRe)
+			fmt.Fprintf(stdout, "OK: %d outputs of spawns matching %s equal the local build's, digest for digest (%d more, not matching %s, only in the remote build)\n", equal, compareRe, onlyRemote, requiredRe)
 		}
 	}
 	return status

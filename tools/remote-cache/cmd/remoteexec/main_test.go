@@ -49,7 +49,7 @@ func TestAllRemoteAndEqual(t *testing.T) {
 	}
 	for _, want := range []string{
 		"OK: all 3 spawns matching ^Nvcc were executed remotely",
-		"OK: all 3 outputs of spawns matching ^Nvcc equal the local build's",
+		"OK: 3 outputs of spawns matching ^Nvcc equal the local build's, digest for digest (0 more",
 		"GoCompilePkg             linux-sandbox",
 	} {
 		if !strings.Contains(out, want) {
@@ -87,10 +87,9 @@ func TestNoNvccFails(t *testing.T) {
 
 func TestDifferentOutputsFail(t *testing.T) {
 	for name, c := range map[string]struct{ from, to, want string }{
-		"digest":      {`"hash":"2222","sizeBytes":"200"`, `"hash":"9999","sizeBytes":"200"`, "DIFFERS NvccHost //ops/cuda:kernels bazel-out/k8-opt/bin/ops/cuda/_objs/add.o: remote 2222 (200 bytes), local 9999 (200 bytes)"},
-		"missing":     {`{"mnemonic":"NvccDeviceLink","runner":"linux-sandbox","listedOutputs":["bazel-out/k8-opt/bin/tests/cuda/rdc_dlink.o"]`, `{"mnemonic":"NvccDeviceLink","runner":"linux-sandbox","listedOutputs":["elsewhere.o"]`, "no spawn with the same outputs in the local build's log"},
-		"not local":   {`{"mnemonic":"NvccDevice","runner":"linux-sandbox"`, `{"mnemonic":"NvccDevice","runner":"remote cache hit","cacheHit":true`, `the local build did not run it locally (runner "remote cache hit")`},
-		"extra local": {`"actualOutputs":[{"path":"bazel-out/k8-opt/bin/ops/cuda/_objs/add.o","digest":{"hash":"2222","sizeBytes":"200"}}]}`, `"actualOutputs":[{"path":"bazel-out/k8-opt/bin/ops/cuda/_objs/add.o","digest":{"hash":"2222","sizeBytes":"200"}},{"path":"x.d","digest":{"hash":"4444"}}]}`, "x.d: not among the remote build's outputs"},
+		"digest":    {`"hash":"2222","sizeBytes":"200"`, `"hash":"9999","sizeBytes":"200"`, "DIFFERS NvccHost //ops/cuda:kernels bazel-out/k8-opt/bin/ops/cuda/_objs/add.o: remote 2222 (200 bytes), local 9999 (200 bytes, NvccHost)"},
+		"missing":   {`"actualOutputs":[{"path":"bazel-out/k8-opt/bin/tests/cuda/rdc_dlink.o"`, `"actualOutputs":[{"path":"bazel-out/k8-opt/bin/tests/cuda/elsewhere.o"`, "rdc_dlink.o: not among the local build's outputs"},
+		"not local": {`{"mnemonic":"NvccHost","runner":"linux-sandbox"`, `{"mnemonic":"NvccHost","runner":"remote cache hit","cacheHit":true`, `add.o: the local build did not make it locally (NvccHost, runner "remote cache hit")`},
 	} {
 		local := strings.Replace(localLog, c.from, c.to, 1)
 		if local == localLog {
@@ -105,6 +104,27 @@ func TestDifferentOutputsFail(t *testing.T) {
 	code, out := runCheck(t, "-compare", "^NoSuchMnemonic$", "-local", writeLog(t, "local.json", localLog), writeLog(t, "remote.json", remoteLog))
 	if code != 1 || !strings.Contains(out, "FAIL: no outputs of spawns matching ^NoSuchMnemonic$ were compared") {
 		t.Errorf("nothing compared: exit status %d, want 1:\n%s", code, out)
+	}
+}
+
+// unsplitLog is a local build with one nvcc action per source (--cuda_split=false): its outputs are
+// under another configuration directory, and the split's cubin has no counterpart.
+const unsplitLog = `{"mnemonic":"NvccCompile","runner":"linux-sandbox","listedOutputs":["bazel-out/k8-opt-ST-12ab/bin/ops/cuda/_objs/add.o"],"actualOutputs":[{"path":"bazel-out/k8-opt-ST-12ab/bin/ops/cuda/_objs/add.o","digest":{"hash":"2222","sizeBytes":"200"}}]}
+{"mnemonic":"NvccDeviceLink","runner":"linux-sandbox","listedOutputs":["bazel-out/k8-opt-ST-12ab/bin/tests/cuda/rdc_dlink.o"],"actualOutputs":[{"path":"bazel-out/k8-opt-ST-12ab/bin/tests/cuda/rdc_dlink.o","digest":{"hash":"3333","sizeBytes":"300"}}]}
+`
+
+func TestSplitAgainstUnsplit(t *testing.T) {
+	code, out := runCheck(t, "-local", writeLog(t, "local.json", unsplitLog), writeLog(t, "remote.json", remoteLog))
+	if code != 0 || !strings.Contains(out, "OK: 2 outputs of spawns matching ^Nvcc equal the local build's, digest for digest (1 more, not matching \\.(o|a)$, only in the remote build)") {
+		t.Errorf("split remote vs unsplit local: exit status %d, want 0:\n%s", code, out)
+	}
+	// The object itself may not be missing, and a cubin is required when -required says so.
+	code, out = runCheck(t, "-required", `\.(o|a|cubin)$`, "-local", writeLog(t, "local.json", unsplitLog), writeLog(t, "remote.json", remoteLog))
+	if code != 1 || !strings.Contains(out, "add.sm_90.cubin: not among the local build's outputs") {
+		t.Errorf("a required cubin missing: exit status %d, want 1:\n%s", code, out)
+	}
+	if got := OutputKey("bazel-out/k8-opt-ST-12ab/bin/a.o"); got != OutputKey("bazel-out/k8-opt/bin/a.o") || got != "bazel-out/CONFIG/bin/a.o" {
+		t.Errorf("OutputKey: %q", got)
 	}
 }
 
