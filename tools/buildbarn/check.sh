@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/buildbarn/check.sh: remote execution on Buildbarn, checked end to end (a CI step). It also
-# proves what tools/remote-cache/check.sh and tools/determinism-check.sh prove, with the same builds:
+# proves what tools/remote-cache/check.sh and .ci/determinism-check.sh prove, with the same builds:
 # 100% remote cache hits from a second clone, and nvcc outputs that do not depend on where or when
 # the checkout was made.
 #
