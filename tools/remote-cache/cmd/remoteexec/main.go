@@ -108,16 +108,20 @@ type localOutput struct {
 // Compare looks up every output of each spawn of remote whose mnemonic matches re among the
 // outputs of local's spawns, by path without the configuration directory (so the local build may
 // have other actions: one nvcc action per source where the remote build split it, say), and
-// compares their digests. An output whose path matches required (objects and archives) must be in
+// compares their digests (a path the local build made in several configurations matches if one of
+// them has the same digest). An output whose path matches required (objects and archives) must be in
 // the local build; others (the split's PTX, cubins and fatbins) may be absent and are counted in
 // onlyRemote. The local spawn that wrote an output must have run locally (not a cache hit, not
 // remotely): otherwise the comparison would prove nothing. It returns the number of outputs found
 // equal and what differs.
 func Compare(remote, local []execlog.Spawn, re, required *regexp.Regexp) (equal, onlyRemote int, diffs []Difference) {
-	byPath := map[string]localOutput{}
+	// One path may be built in several configurations (a target under a transition and without):
+	// an output matches if one of the local build's files at its path has its digest.
+	byPath := map[string][]localOutput{}
 	for i := range local {
 		for _, f := range local[i].ActualOutputs {
-			byPath[OutputKey(f.Path)] = localOutput{f.Digest, &local[i]}
+			k := OutputKey(f.Path)
+			byPath[k] = append(byPath[k], localOutput{f.Digest, &local[i]})
 		}
 	}
 	for i := range remote {
@@ -129,7 +133,14 @@ func Compare(remote, local []execlog.Spawn, re, required *regexp.Regexp) (equal,
 			diffs = append(diffs, Difference{r, r.FirstOutput(), "no outputs in the remote build's log"})
 		}
 		for _, f := range r.ActualOutputs {
-			l, ok := byPath[OutputKey(f.Path)]
+			candidates := byPath[OutputKey(f.Path)]
+			ok := len(candidates) > 0
+			var l localOutput
+			for _, c := range candidates {
+				if l.spawn == nil || c.digest == f.Digest {
+					l = c
+				}
+			}
 			switch {
 			case !ok && required.MatchString(f.Path):
 				diffs = append(diffs, Difference{r, f.Path, "not among the local build's outputs"})

@@ -123,6 +123,11 @@ func TestSplitAgainstUnsplit(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "add.sm_90.cubin: not among the local build's outputs") {
 		t.Errorf("a required cubin missing: exit status %d, want 1:\n%s", code, out)
 	}
+	// The same path in two configurations of the local build: one of them matches.
+	twice := unsplitLog + strings.ReplaceAll(strings.ReplaceAll(unsplitLog, "k8-opt-ST-12ab", "k8-opt-ST-99ff"), `"hash":"2222"`, `"hash":"7777"`)
+	if code, out := runCheck(t, "-local", writeLog(t, "local.json", twice), writeLog(t, "remote.json", remoteLog)); code != 0 {
+		t.Errorf("a path built in two configurations, one equal: exit status %d, want 0:\n%s", code, out)
+	}
 	if got := OutputKey("bazel-out/k8-opt-ST-12ab/bin/a.o"); got != OutputKey("bazel-out/k8-opt/bin/a.o") || got != "bazel-out/CONFIG/bin/a.o" {
 		t.Errorf("OutputKey: %q", got)
 	}
