@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # start.sh: starts Buildbarn on loopback for remote execution of this repository's builds:
-# bb_storage (CAS + Action Cache, and the endpoint Bazel talks to), bb_scheduler, bb_runner and
-# bb_worker (native build directory, one action slot per core), each in the background with its
-# files under a state directory. Builds the binaries first if needed (build.sh), waits until the
-# worker has registered with the scheduler, and prints the Bazel flags to use on stdout:
+# bb_storage (CAS + Action Cache, and the endpoint Bazel talks to), bb_scheduler, and BB_WORKERS
+# workers (default 2), each a bb_worker (native build directory) with its own bb_runner, every
+# process in the background with its files under a state directory. Builds the binaries first if
+# needed (build.sh), waits until every worker has registered with the scheduler, and prints the
+# Bazel flags to use on stdout:
 #
 #   --remote_executor=grpc://127.0.0.1:8980 --remote_default_exec_properties=OSFamily=linux
 #
 # Everything else goes to stderr. Running it again while Buildbarn runs just prints the flags.
 # stop.sh stops it. Settings (environment):
 #   BB_STATE_DIR       state directory (default ${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go/buildbarn/state):
-#                      storage/ (CAS, AC; kept across restarts), worker/, runner.sock, logs/, pids/
+#                      storage/ (CAS, AC; kept across restarts), worker-N/, runner-N.sock, logs/, pids/
+#   BB_WORKERS         how many workers (bb_worker + bb_runner pairs) to start (default 2)
+#   BB_CONCURRENCY     actions each worker runs at once (default: the cores divided among the
+#                      workers, at least 1: on 2 cores, 2 workers of 1 slot each)
 #   BB_PORT            Bazel's endpoint, 127.0.0.1:BB_PORT (default 8980)
 #   BB_SCHEDULER_PORT  bb_scheduler's client port (8982); BB_WORKER_PORT its worker port (8983)
 #   BB_ADMIN_PORT      bb_scheduler's admin page, http://127.0.0.1:BB_ADMIN_PORT (7982)
-#   BB_CONCURRENCY     actions the worker runs at once (default: nproc)
 #   BB_CAS_SIZE_GB     CAS data file size, a sparse file (default 16)
 #   BB_START_TIMEOUT   seconds to wait for readiness (default 60)
-# The worker runs actions as this user, directly on this host (no sandbox, no container): host
+# The workers run actions as this user, directly on this host (no sandbox, no container): host
 # tools such as /usr/bin/gcc are the ones the actions find, exactly as in a local build.
 set -euo pipefail
 
@@ -36,14 +39,23 @@ export BB_PORT=${BB_PORT:-8980}
 export BB_SCHEDULER_PORT=${BB_SCHEDULER_PORT:-8982}
 export BB_WORKER_PORT=${BB_WORKER_PORT:-8983}
 export BB_ADMIN_PORT=${BB_ADMIN_PORT:-7982}
-export BB_CONCURRENCY=${BB_CONCURRENCY:-$(nproc)}
+export BB_WORKERS=${BB_WORKERS:-2}
+[[ "$BB_WORKERS" =~ ^[1-9][0-9]*$ ]] || die "BB_WORKERS must be a positive number of workers, not '$BB_WORKERS'"
+if [ -z "${BB_CONCURRENCY:-}" ]; then
+  BB_CONCURRENCY=$(($(nproc) / BB_WORKERS))
+  [ "$BB_CONCURRENCY" -ge 1 ] || BB_CONCURRENCY=1
+fi
+[[ "$BB_CONCURRENCY" =~ ^[1-9][0-9]*$ ]] || die "BB_CONCURRENCY must be a positive number of action slots, not '$BB_CONCURRENCY'"
+export BB_CONCURRENCY
 export BB_CAS_SIZE_GB=${BB_CAS_SIZE_GB:-16}
 timeout_s=${BB_START_TIMEOUT:-60}
 state=$BB_STATE_DIR
 flags="--remote_executor=grpc://127.0.0.1:$BB_PORT --remote_default_exec_properties=OSFamily=linux"
 
-# Start order; stop.sh stops them in reverse.
-components=(storage scheduler runner worker)
+# Start order (stop.sh stops them in reverse): NAME or NAME-INDEX runs bb_NAME; worker N runs its
+# actions through runner N.
+components=(storage scheduler)
+for i in $(seq "$BB_WORKERS"); do components+=("runner-$i" "worker-$i"); done
 
 command -v curl >/dev/null || die "curl is needed (to check that the worker registered)"
 # Unix socket paths are limited to 107 bytes.
@@ -53,7 +65,7 @@ command -v curl >/dev/null || die "curl is needed (to check that the worker regi
 pid_of() {
   local pid
   pid=$(cat "$state/pids/$1.pid" 2>/dev/null) || return 0
-  [ -n "$pid" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$bin/bb_$1" ] && echo "$pid"
+  [ -n "$pid" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$bin/bb_${1%%-*}" ] && echo "$pid"
   return 0
 }
 
@@ -74,16 +86,28 @@ for p in "$BB_PORT" "$BB_SCHEDULER_PORT" "$BB_WORKER_PORT" "$BB_ADMIN_PORT"; do
   ! port_busy "$p" || die "port 127.0.0.1:$p is already in use (set BB_PORT, BB_SCHEDULER_PORT, BB_WORKER_PORT, BB_ADMIN_PORT)"
 done
 
-mkdir -p "$state"/{storage/cas/persistent_state,storage/ac/persistent_state,worker/build,worker/cache,logs,pids}
-rm -f "$state/runner.sock"
-# Left-overs of an earlier worker: bb_worker expects empty build and cache directories.
-find "$state/worker/build" "$state/worker/cache" -mindepth 1 -maxdepth 1 -exec chmod -R u+w {} + -exec rm -rf {} + 2>/dev/null || true
+# A state directory from another worker count: its pid files name components we would not start.
+for f in "$state"/pids/*.pid; do
+  [ -e "$f" ] || continue
+  c=$(basename "$f" .pid)
+  [ -z "$(pid_of "$c")" ] || die "bb_${c%%-*} ($c) from an earlier start is still running (state: $state); run $here/stop.sh first"
+  rm -f "$f"
+done
+mkdir -p "$state"/{storage/cas/persistent_state,storage/ac/persistent_state,logs,pids}
+for i in $(seq "$BB_WORKERS"); do
+  mkdir -p "$state/worker-$i/build" "$state/worker-$i/cache"
+  rm -f "$state/runner-$i.sock"
+  # Left-overs of an earlier worker: bb_worker expects empty build and cache directories.
+  find "$state/worker-$i/build" "$state/worker-$i/cache" -mindepth 1 -maxdepth 1 -exec chmod -R u+w {} + -exec rm -rf {} + 2>/dev/null || true
+done
 
 start() {
-  local c=$1
+  local c=$1 name=${1%%-*} index=
+  [ "$c" = "$name" ] || index=${c#*-}
   # setsid: not killed with the shell that started it. Logs are appended to across restarts.
+  # BB_WORKER_INDEX tells worker.jsonnet and runner.jsonnet which directories and socket are theirs.
   echo "=== $(date -Is) start" >>"$state/logs/$c.log"
-  (cd "$state" && exec setsid "$bin/bb_$c" "$here/config/$c.jsonnet" >>"$state/logs/$c.log" 2>&1 </dev/null) &
+  (cd "$state" && BB_WORKER_INDEX=$index exec setsid "$bin/bb_$name" "$here/config/$name.jsonnet" >>"$state/logs/$c.log" 2>&1 </dev/null) &
   echo $! >"$state/pids/$c.pid"
 }
 
@@ -115,9 +139,17 @@ wait_for() {
   done
 }
 
-# The worker appears on the scheduler's admin page once it has synchronized.
-worker_registered() {
-  curl -fsS "http://127.0.0.1:$BB_ADMIN_PORT/" 2>/dev/null | grep -q 'OSFamily'
+# A worker appears on the scheduler's admin page once it has synchronized: the front page links
+# to the list of all workers of the platform's queue, which shows each worker's ID, with the label
+# worker="N" (config/worker.jsonnet).
+workers_registered() {
+  local admin="http://127.0.0.1:$BB_ADMIN_PORT" link list i
+  link=$(curl -fsS "$admin/" 2>/dev/null | grep -o 'href="workers?filter=%7b%22all%22[^"]*"' | head -n1) || return 1
+  link=${link#href=\"}
+  list=$(curl -fsS "$admin/${link%\"}" 2>/dev/null) || return 1
+  for i in $(seq "$BB_WORKERS"); do
+    grep -q "worker=&#34;$i&#34;" <<<"$list" || return 1
+  done
 }
 
 say "starting Buildbarn (state: $state)"
@@ -126,10 +158,12 @@ wait_for "bb_storage on 127.0.0.1:$BB_PORT" port_busy "$BB_PORT"
 start scheduler
 wait_for "bb_scheduler on 127.0.0.1:$BB_WORKER_PORT" port_busy "$BB_WORKER_PORT"
 wait_for "bb_scheduler on 127.0.0.1:$BB_SCHEDULER_PORT" port_busy "$BB_SCHEDULER_PORT"
-start runner
-wait_for "bb_runner on $state/runner.sock" test -S "$state/runner.sock"
-start worker
-wait_for "bb_worker to register with bb_scheduler" worker_registered
-say "Buildbarn is running: $BB_CONCURRENCY action slots; queues and workers: http://127.0.0.1:$BB_ADMIN_PORT/; logs: $state/logs/"
+for i in $(seq "$BB_WORKERS"); do
+  start "runner-$i"
+  wait_for "bb_runner $i on $state/runner-$i.sock" test -S "$state/runner-$i.sock"
+  start "worker-$i"
+done
+wait_for "$BB_WORKERS bb_worker(s) to register with bb_scheduler" workers_registered
+say "Buildbarn is running: $BB_WORKERS workers of $BB_CONCURRENCY action slots each; queues and workers: http://127.0.0.1:$BB_ADMIN_PORT/; logs: $state/logs/"
 say "use: bazel build $flags ..."
 echo "$flags"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # stop.sh: stops the Buildbarn processes that start.sh started (by the pids it recorded, and only
-# if each pid is still that Buildbarn binary): bb_worker, bb_runner, bb_scheduler, bb_storage.
+# if each pid is still that Buildbarn binary): the bb_workers, the bb_runners, bb_scheduler, bb_storage.
 #   stop.sh           stop; storage (CAS, Action Cache) stays for the next start
 #   stop.sh --purge   stop and delete the state directory too (empty CAS and Action Cache)
 # Uses BB_STATE_DIR like start.sh. Doing nothing when nothing runs is not an error.
@@ -26,12 +26,20 @@ esac
 pid_of() {
   local pid
   pid=$(cat "$state/pids/$1.pid" 2>/dev/null) || return 0
-  [ -n "$pid" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$bin/bb_$1" ] && echo "$pid"
+  [ -n "$pid" ] && [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$bin/bb_${1%%-*}" ] && echo "$pid"
   return 0
 }
 
+# The components start.sh recorded (worker-N and runner-N for each worker), workers first.
+components=()
+for kind in worker runner scheduler storage; do
+  for f in "$state/pids/$kind.pid" "$state/pids/$kind"-*.pid; do
+    if [ -e "$f" ]; then components+=("$(basename "$f" .pid)"); fi
+  done
+done
+
 stopped=()
-for c in worker runner scheduler storage; do
+for c in ${components[@]+"${components[@]}"}; do
   pid=$(pid_of "$c")
   if [ -n "$pid" ]; then
     kill -TERM "$pid" 2>/dev/null || true
@@ -40,14 +48,14 @@ for c in worker runner scheduler storage; do
       sleep 0.2
     done
     if [ -d "/proc/$pid" ]; then
-      say "bb_$c (pid $pid) did not stop in 10 s; killing it"
+      say "bb_${c%%-*} ($c, pid $pid) did not stop in 10 s; killing it"
       kill -KILL "$pid" 2>/dev/null || true
     fi
-    stopped+=("bb_$c")
+    stopped+=("$c")
   fi
   rm -f "$state/pids/$c.pid"
 done
-rm -f "$state/runner.sock"
+rm -f "$state"/runner*.sock
 if [ "${#stopped[@]}" -gt 0 ]; then say "stopped ${stopped[*]}"; else say "Buildbarn was not running"; fi
 
 if [ -n "$purge" ] && [ -d "$state" ]; then

@@ -6,7 +6,8 @@
 //   BB_SCHEDULER_PORT   bb_scheduler's client gRPC port (Execute, WaitExecution)
 //   BB_WORKER_PORT      bb_scheduler's worker gRPC port (bb_worker synchronizes here)
 //   BB_ADMIN_PORT       bb_scheduler's admin web page (queues, workers, operations)
-//   BB_CONCURRENCY      actions run at once by the worker (start.sh: one per core)
+//   BB_CONCURRENCY      actions run at once by each worker (start.sh: the cores divided among them)
+//   BB_WORKER_INDEX     set for bb_worker and bb_runner only: which worker (1, 2, ...) this is
 //   BB_CAS_SIZE_GB      size of the CAS's data file (sparse)
 local env(name) = std.extVar(name);
 local state = env('BB_STATE_DIR');
@@ -23,10 +24,14 @@ local address(port) = '127.0.0.1:' + port;
   concurrency: std.parseInt(env('BB_CONCURRENCY')),
   casSizeBytes: std.parseInt(env('BB_CAS_SIZE_GB')) * 1024 * 1024 * 1024,
 
-  // The worker's build directory: bb_worker creates the input roots in it and bb_runner runs the
-  // commands there, so both must name the same path.
-  buildDirectory: state + '/worker/build',
-  runnerSocket: state + '/runner.sock',
+  // Worker N's directories (build directory, file cache, file pool) are under worker-N/. bb_worker
+  // creates the input roots in the build directory and its bb_runner runs the commands there, so
+  // both must name the same path; they talk over runner-N.sock. (Read by worker and runner only:
+  // Jsonnet evaluates a field when it is used.)
+  workerIndex: env('BB_WORKER_INDEX'),
+  workerDir: state + '/worker-' + self.workerIndex,
+  buildDirectory: self.workerDir + '/build',
+  runnerSocket: state + '/runner-' + self.workerIndex + '.sock',
 
   // The platform the worker offers. Buildbarn matches platforms exactly, so Bazel must send exactly
   // this: --remote_default_exec_properties=OSFamily=linux (for execution platforms without

@@ -11,12 +11,11 @@
 //
 // The exit status is 0 when every required spawn was a hit, 1 when some were not (or the log held
 // none of the required mnemonics, or no spawn of a mnemonic named by -expect), 2 on a usage or
-// read error.
+// read error. Each -expect entry is a regular expression that must match a whole mnemonic of some
+// spawn: NvccCompile|NvccHost accepts either an unsplit nvcc compile or a split one's host step.
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,89 +23,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/rules-cuda-go/rules_cuda_go/tools/remote-cache/internal/execlog"
 )
 
 // defaultRequire matches the mnemonics whose spawns must all be remote cache hits: the nvcc
 // actions, the Go compiles (packages and the standard library), and every link or archive step.
 const defaultRequire = `^(Nvcc.*|GoCompilePkg.*|GoStdlib|.*Link.*|.*Archive.*)$`
-
-// Digest is a content digest as the execution log writes it.
-type Digest struct {
-	Hash string `json:"hash"`
-}
-
-// File is an input or output of a spawn.
-type File struct {
-	Path   string `json:"path"`
-	Digest Digest `json:"digest"`
-	IsTool bool   `json:"isTool"`
-}
-
-// EnvVar is one environment variable of a spawn.
-type EnvVar struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
-// Platform holds the execution platform properties of a spawn.
-type Platform struct {
-	Properties []EnvVar `json:"properties"`
-}
-
-// Spawn is the part of a SpawnExec entry of the execution log that this tool uses.
-type Spawn struct {
-	CommandArgs          []string  `json:"commandArgs"`
-	EnvironmentVariables []EnvVar  `json:"environmentVariables"`
-	Platform             *Platform `json:"platform"`
-	Inputs               []File    `json:"inputs"`
-	ListedOutputs        []string  `json:"listedOutputs"`
-	ActualOutputs        []File    `json:"actualOutputs"`
-	Mnemonic             string    `json:"mnemonic"`
-	TargetLabel          string    `json:"targetLabel"`
-	Runner               string    `json:"runner"`
-	RemoteCacheHit       bool      `json:"remoteCacheHit"`
-	CacheHit             bool      `json:"cacheHit"`
-	Remotable            *bool     `json:"remotable"`
-	Cacheable            *bool     `json:"cacheable"`
-	RemoteCacheable      *bool     `json:"remoteCacheable"`
-}
-
-// Hit reports whether the spawn's result came from the remote cache.
-func (s *Spawn) Hit() bool {
-	return s.RemoteCacheHit || s.CacheHit || s.Runner == "remote cache hit"
-}
-
-// Key identifies a spawn across builds: its declared outputs (the same in every clone, being
-// relative to the execution root).
-func (s *Spawn) Key() string {
-	return strings.Join(s.ListedOutputs, "\n")
-}
-
-// FirstOutput is the spawn's first declared output, or "-" when it has none.
-func (s *Spawn) FirstOutput() string {
-	if len(s.ListedOutputs) == 0 {
-		return "-"
-	}
-	return s.ListedOutputs[0]
-}
-
-// ReadLog decodes the stream of SpawnExec JSON objects that --execution_log_json_file writes
-// (objects one after another, pretty-printed or one per line).
-func ReadLog(r io.Reader) ([]Spawn, error) {
-	dec := json.NewDecoder(r)
-	var spawns []Spawn
-	for {
-		var s Spawn
-		err := dec.Decode(&s)
-		if errors.Is(err, io.EOF) {
-			return spawns, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", len(spawns)+1, err)
-		}
-		spawns = append(spawns, s)
-	}
-}
 
 // Count is the number of spawns of one mnemonic and how many were remote cache hits.
 type Count struct {
@@ -118,7 +41,7 @@ type Count struct {
 
 // Summarize counts spawns per mnemonic (sorted by mnemonic) and returns the spawns of required
 // mnemonics that were not remote cache hits, in log order.
-func Summarize(spawns []Spawn, require *regexp.Regexp) (counts []Count, misses []*Spawn) {
+func Summarize(spawns []execlog.Spawn, require *regexp.Regexp) (counts []Count, misses []*execlog.Spawn) {
 	byMnemonic := map[string]*Count{}
 	for i := range spawns {
 		s := &spawns[i]
@@ -144,11 +67,11 @@ func Summarize(spawns []Spawn, require *regexp.Regexp) (counts []Count, misses [
 // Explain lists what differs between a spawn of the cold build (a) and the same spawn of the
 // warm build (b): the fields that make up the remote action key. An empty result means the keys
 // should have matched (e.g. the cold build did not upload the result).
-func Explain(a, b *Spawn) []string {
+func Explain(a, b *execlog.Spawn) []string {
 	var diffs []string
 	diffs = append(diffs, diffArgs(a.CommandArgs, b.CommandArgs)...)
 	diffs = append(diffs, diffPairs("env", a.EnvironmentVariables, b.EnvironmentVariables)...)
-	var pa, pb []EnvVar
+	var pa, pb []execlog.EnvVar
 	if a.Platform != nil {
 		pa = a.Platform.Properties
 	}
@@ -193,7 +116,7 @@ func diffArgs(a, b []string) []string {
 	return diffs
 }
 
-func diffPairs(what string, a, b []EnvVar) []string {
+func diffPairs(what string, a, b []execlog.EnvVar) []string {
 	ma, mb := pairMap(a), pairMap(b)
 	var diffs []string
 	for _, k := range unionKeys(ma, mb) {
@@ -211,7 +134,7 @@ func diffPairs(what string, a, b []EnvVar) []string {
 	return diffs
 }
 
-func pairMap(vs []EnvVar) map[string]string {
+func pairMap(vs []execlog.EnvVar) map[string]string {
 	m := make(map[string]string, len(vs))
 	for _, v := range vs {
 		m[v.Name] = v.Value
@@ -219,7 +142,7 @@ func pairMap(vs []EnvVar) map[string]string {
 	return m
 }
 
-func diffInputs(a, b []File) []string {
+func diffInputs(a, b []execlog.File) []string {
 	ma := make(map[string]string, len(a))
 	for _, f := range a {
 		ma[f.Path] = f.Digest.Hash
@@ -265,26 +188,13 @@ func unionKeys(a, b map[string]string) []string {
 	return keys
 }
 
-func readLogFile(path string) ([]Spawn, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	spawns, err := ReadLog(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return spawns, nil
-}
-
 // run is main without os.Exit: it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("cachehits", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	requireExpr := fs.String("require", defaultRequire, "regular expression of the mnemonics whose spawns must all be remote cache hits")
 	against := fs.String("against", "", "execution log of the build that filled the cache, to explain each miss")
-	expect := fs.String("expect", "", "comma-separated mnemonics that must occur in the log (so that the check cannot pass vacuously)")
+	expect := fs.String("expect", "", "comma-separated mnemonics that must occur in the log (so that the check cannot pass vacuously); each is a regular expression matched against whole mnemonics, e.g. NvccCompile|NvccHost")
 	maxDiffs := fs.Int("max_diffs", 40, "differences to print per miss (0: all)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cachehits [-require REGEXP] [-expect MNEMONIC,...] [-against COLD_LOG] LOG")
@@ -302,19 +212,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cachehits: -require: %v\n", err)
 		return 2
 	}
-	spawns, err := readLogFile(fs.Arg(0))
+	expects := map[string]*regexp.Regexp{}
+	for _, m := range strings.Split(*expect, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			re, err := regexp.Compile("^(?:" + m + ")$")
+			if err != nil {
+				fmt.Fprintf(stderr, "cachehits: -expect %q: %v\n", m, err)
+				return 2
+			}
+			expects[m] = re
+		}
+	}
+	spawns, err := execlog.ReadFile(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "cachehits: %v\n", err)
 		return 2
 	}
-	var cold map[string]*Spawn
+	var cold map[string]*execlog.Spawn
 	if *against != "" {
-		coldSpawns, err := readLogFile(*against)
+		coldSpawns, err := execlog.ReadFile(*against)
 		if err != nil {
 			fmt.Fprintf(stderr, "cachehits: %v\n", err)
 			return 2
 		}
-		cold = make(map[string]*Spawn, len(coldSpawns))
+		cold = make(map[string]*execlog.Spawn, len(coldSpawns))
 		for i := range coldSpawns {
 			cold[coldSpawns[i].Key()] = &coldSpawns[i]
 		}
@@ -356,13 +277,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "    "+d)
 		}
 	}
-	seen := map[string]bool{}
-	for _, c := range counts {
-		seen[c.Mnemonic] = true
-	}
 	var absent []string
 	for _, m := range strings.Split(*expect, ",") {
-		if m = strings.TrimSpace(m); m != "" && !seen[m] {
+		if m = strings.TrimSpace(m); m != "" && !anyMatches(expects[m], counts) {
 			absent = append(absent, m)
 		}
 	}
@@ -379,6 +296,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "OK: every required spawn was a remote cache hit")
 	return 0
+}
+
+// anyMatches reports whether some mnemonic in counts matches re.
+func anyMatches(re *regexp.Regexp, counts []Count) bool {
+	for _, c := range counts {
+		if re.MatchString(c.Mnemonic) {
+			return true
+		}
+	}
+	return false
 }
 
 func percent(n, total int) float64 {

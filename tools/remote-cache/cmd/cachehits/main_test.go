@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rules-cuda-go/rules_cuda_go/tools/remote-cache/internal/execlog"
 )
 
 // coldLog is a cold build's log in the format of --execution_log_json_file: pretty-printed
@@ -48,47 +50,8 @@ const warmLog = `{"commandArgs":["external/cuda/bin/nvcc","-c","ops/cuda/csrc/ad
 {"commandArgs":["/bin/bash","-c","ln -s a b"],"listedOutputs":["bazel-out/k8-fastbuild/bin/ops/b"],"mnemonic":"Symlink","runner":"local","targetLabel":"//ops:b"}
 `
 
-func TestReadLog(t *testing.T) {
-	for name, log := range map[string]string{"pretty": coldLog, "lines": warmLog} {
-		spawns, err := ReadLog(strings.NewReader(log))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if len(spawns) < 2 || spawns[0].Mnemonic != "NvccCompile" || spawns[1].Mnemonic != "GoCompilePkg" {
-			t.Fatalf("%s: got %+v", name, spawns)
-		}
-		if got := spawns[0].Inputs[0].Digest.Hash; got != "aaaa" {
-			t.Errorf("%s: first input digest %q, want aaaa", name, got)
-		}
-	}
-	if _, err := ReadLog(strings.NewReader(`{"mnemonic": "X"} {"mnemonic": `)); err == nil {
-		t.Error("a truncated log was accepted")
-	}
-}
-
-func TestHit(t *testing.T) {
-	for _, c := range []struct {
-		json string
-		hit  bool
-	}{
-		{`{"cacheHit": true, "runner": "remote cache hit"}`, true},       // Bazel 7.7
-		{`{"remoteCacheHit": true, "runner": "remote cache hit"}`, true}, // older Bazel
-		{`{"runner": "remote cache hit"}`, true},
-		{`{"runner": "linux-sandbox"}`, false},
-		{`{"runner": "processwrapper-sandbox", "cacheHit": false}`, false},
-	} {
-		spawns, err := ReadLog(strings.NewReader(c.json))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := spawns[0].Hit(); got != c.hit {
-			t.Errorf("%s: Hit() = %v, want %v", c.json, got, c.hit)
-		}
-	}
-}
-
 func TestSummarize(t *testing.T) {
-	spawns, err := ReadLog(strings.NewReader(warmLog))
+	spawns, err := execlog.Read(strings.NewReader(warmLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +89,11 @@ func TestDefaultRequire(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
-	cold, err := ReadLog(strings.NewReader(coldLog))
+	cold, err := execlog.Read(strings.NewReader(coldLog))
 	if err != nil {
 		t.Fatal(err)
 	}
-	warm, err := ReadLog(strings.NewReader(warmLog))
+	warm, err := execlog.Read(strings.NewReader(warmLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,6 +155,18 @@ func TestRun(t *testing.T) {
 	if code := run([]string{"-require", "^GoCompilePkg$", "-expect", "GoCompilePkg, NvccDeviceLink", warmPath}, &out, &errOut); code != 1 ||
 		!strings.Contains(out.String(), "no spawns of NvccDeviceLink") {
 		t.Errorf("an expected mnemonic is absent: exit status %d, want 1\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"-require", "^GoCompilePkg$", "-expect", "NvccHost|NvccCompile,Go.*", warmPath}, &out, &errOut); code != 0 {
+		t.Errorf("-expect regular expressions that match: exit status %d, want 0\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"-require", "^GoCompilePkg$", "-expect", "Nvcc", warmPath}, &out, &errOut); code != 1 {
+		t.Errorf("-expect matches whole mnemonics only (Nvcc is no prefix): exit status %d, want 1\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"-expect", "(", warmPath}, &out, &errOut); code != 2 {
+		t.Errorf("a bad -expect regular expression: exit status %d, want 2", code)
 	}
 	out.Reset()
 	if code := run([]string{"-require", "^NoSuchMnemonic$", warmPath}, &out, &errOut); code != 1 {
