@@ -137,11 +137,11 @@ grep -qF "#include \"${fatbin_c##*/}\"" "$in_stub" ||
   die "host: the stub $in_stub does not include \"${fatbin_c##*/}\", the name nvcc's host compile expects (the device action's -Xcicc --include_file_name)"
 mkdir -p "$(dirname "$stub")" "$(dirname "$fatbin_c")"
 # The stub's line markers name the file cicc wrote: the plan's name instead, as in one nvcc run
-# (host debug information records it).
-FROM="\"$in_stub\"" TO="\"$stub\"" awk '{
-  while ((i = index($0, ENVIRON["FROM"])) > 0) $0 = substr($0, 1, i - 1) ENVIRON["TO"] substr($0, i + length(ENVIRON["FROM"]))
-  print
-}' "$in_stub" >"$stub"
+# (host debug information records it). sed, not awk: Debian's awk is a link through /etc, which
+# Bazel's hermetic sandbox does not show.
+from=$(printf '%s' "\"$in_stub\"" | sed 's/[][\\.*^$|]/\\&/g')
+to=$(printf '%s' "\"$stub\"" | sed 's/[\\&|]/\\&/g')
+sed "s|$from|$to|g" "$in_stub" >"$stub"
 cp -f "$in_fatbin_c" "$fatbin_c"
 for step in "${steps[@]}"; do
   eval "words=($step)"
