@@ -165,12 +165,7 @@ def nvcc_compile(
     entries = parse_gencode(gencode_flags)
     if (not split or not entries or _unsplittable(copts) or not _version_at_least(cuda.version, (12, 0)) or
         not cuda.nvcc_split):
-        args = actions.args()
-        args.add("-x", "cu")
-        args.add("-c", src)
-        args.add("-o", out)
-        _add_common(args, common)
-        args.add_all(gencode_flags)
+        args = _whole_compile(actions, common, out, gencode_flags)
         threads = len(gencode_flags) if _version_at_least(cuda.version, (11, 2)) else 1
         if threads > 1:
             args.add("--threads", str(threads))
@@ -262,12 +257,7 @@ def nvcc_compile(
             )
             images.append(("elf:" + real, cubin))
 
-    whole = actions.args()
-    whole.add("-x", "cu")
-    whole.add("-c", src)
-    whole.add("-o", out)
-    _add_common(whole, common)
-    whole.add_all(gencode_flags)
+    whole = _whole_compile(actions, common, out, gencode_flags)
 
     fatbin_c = actions.declare_file(device_dir + ".fatbin.c", sibling = out)
     head = actions.args()
@@ -303,6 +293,16 @@ def nvcc_compile(
         mnemonic = "NvccHost",
         progress_message = "Compiling CUDA %s (host code)" % src.short_path,
     )
+
+def _whole_compile(actions, c, out, gencode_flags):
+    """nvcc's arguments for the whole compile of c.src to out, every -gencode target included."""
+    args = actions.args()
+    args.add("-x", "cu")
+    args.add("-c", c.src)
+    args.add("-o", out)
+    _add_common(args, c)
+    args.add_all(gencode_flags)
+    return args
 
 def _add_common(args, c):
     """The options every nvcc action of one source's compile shares (all but the mode and targets)."""
