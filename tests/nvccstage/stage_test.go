@@ -95,8 +95,7 @@ func stage(t *testing.T, root, list, out string, env []string, args ...string) (
 	return string(b), err
 }
 
-const list = `keep external/tk/include
-copy pkg/k.cu
+const list = `copy pkg/k.cu
 copy pkg/k.h
 copy bazel-out/bin/pkg/gen.h
 copy external/tk/include/t.h
@@ -138,8 +137,9 @@ func TestStagedSourcesHaveOneTime(t *testing.T) {
 		"pkg/k.cu":                fixed,
 		"pkg/k.h":                 fixed,
 		"bazel-out/bin/pkg/gen.h": fixed,
-		// Kept in place (linked), with the toolkit's own time; the rest is linked too.
-		"external/tk/include/t.h": "978307200 original",
+		// The toolkit's headers too (a remote worker would give them times of its own); what is
+		// not listed is linked.
+		"external/tk/include/t.h": fixed,
 		"pkg/other.txt":           "978307200 original",
 	}
 	for k, v := range want {
@@ -198,5 +198,32 @@ func TestBadList(t *testing.T) {
 	msg, err := stage(t, root, "copy pkg/k.cu\nfrobnicate pkg/k.h\n", out, nil, "-o", out)
 	if err == nil || !strings.Contains(msg, "unexpected line 'frobnicate pkg/k.h'") {
 		t.Errorf("nvcc_stage.sh with a bad list: %v\n%s", err, msg)
+	}
+}
+
+// "sources PTX" stages the files that the PTX's .file directives name under
+// the action's directory (what ptxas reads the times of), and nothing else.
+func TestSourcesOfPTX(t *testing.T) {
+	root := execroot(t)
+	ptx := "bazel-out/bin/pkg/_objs/k.ptx"
+	if err := os.WriteFile(filepath.Join(root, ptx), []byte("\t.file\t1 \"/proc/self/cwd/pkg/k.cu\"\n"+
+		"\t.file\t2 \"/proc/self/cwd/./external/tk/include/t.h\"\n\t.file\t3 \"/usr/include/c++/12/cmath\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := "bazel-out/bin/pkg/_objs/k.cubin"
+	if msg, err := stage(t, root, "sources "+ptx+"\n", out, nil, append([]string{"-cubin", ptx, "-o", out}, statArgs...)...); err != nil {
+		t.Fatalf("nvcc_stage.sh: %v\n%s", err, msg)
+	}
+	got := report(t, filepath.Join(root, out))
+	want := map[string]string{
+		"pkg/k.cu":                "946684800 copy",
+		"external/tk/include/t.h": "946684800 copy",
+		"pkg/k.h":                 "978307200 original",
+		"bazel-out/bin/pkg/gen.h": "978307200 original",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("nvcc saw %s: %q, want %q", k, got[k], v)
+		}
 	}
 }

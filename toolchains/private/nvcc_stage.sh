@@ -11,9 +11,8 @@
 # tables, the include paths and the output path stay what they would be without the stage.
 #
 # Usage: nvcc_stage.sh NVCC LIST OUTPUT NVCC_ARGS...
-#   LIST: one entry per line, "keep DIR" (files under DIR are left where they are) first, then
-#   "output PATH" (another file nvcc writes, moved like OUTPUT), "copy PATH" (a source or header to
-#   stage) and "sources PTX" (stage every file that PTX's .file directives name under the action's
+#   LIST: one entry per line: "output PATH" (another file nvcc writes, moved like OUTPUT), "copy PATH"
+#   (a source or header to stage) and "sources PTX" (stage every file that PTX's .file directives name under the action's
 #   directory: what ptxas reads the times of when it compiles PTX that cicc wrote elsewhere).
 #   OUTPUT: the file nvcc writes (-o), moved out of the stage when its directory is staged too.
 set -euo pipefail
@@ -29,28 +28,20 @@ rm -rf "$stage"
 mkdir -p "$stage"
 trap 'rm -rf "$root/$stage"' EXIT
 
-keep=()
 copy=()
 outputs=("$out")
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in
-    "keep "*) keep+=("${line#keep }/") ;;
     "output "*) outputs+=("${line#output }") ;;
     "sources "*)
       while IFS= read -r f; do
         [ -e "$f" ] && copy+=("$f")
       done < <(sed -n 's|^[[:space:]]*\.file[[:space:]]\{1,\}[0-9]\{1,\}[[:space:]]\{1,\}"/proc/self/cwd/\([^"]*\)".*|\1|p' "${line#sources }")
       ;;
-    "copy "*)
-      f=${line#copy }
-      for k in "${keep[@]}"; do
-        [[ $f == "$k"* ]] && continue 2
-      done
-      copy+=("$f")
-      ;;
+    "copy "*) copy+=("${line#copy }") ;;
     "") ;;
     *)
-      echo "nvcc_stage.sh: $list: unexpected line '$line' (expected 'keep DIR', 'output PATH', 'copy PATH' or 'sources PTX')" >&2
+      echo "nvcc_stage.sh: $list: unexpected line '$line' (expected 'output PATH', 'copy PATH' or 'sources PTX')" >&2
       exit 2
       ;;
   esac
