@@ -129,8 +129,11 @@ def nvcc_compile(
     Split (the default), the compile is a graph of actions that each do one part of what nvcc does in
     one run: per virtual arch V of the -gencode flags, `nvcc -ptx` (NvccPtx: device preprocessing and
     cicc) writes compute_V PTX; per real arch, `nvcc -cubin` from that PTX (NvccSass: ptxas) writes
-    the SASS; NvccFatbin packs them as nvcc's fatbinary step would; NvccHost runs nvcc's host steps
-    with that fatbinary (nvcc_split.sh). The object is byte-identical to the single action's. A
+    the SASS; NvccFatbin packs them as nvcc's fatbinary step would. Meanwhile NvccHostAsm runs nvcc's
+    host steps to assembly with a stand-in fatbinary, and NvccHost puts the real one's data in and
+    assembles (nvcc_split.sh); where the host compile writes debug information (-c dbg, -g), NvccHost
+    runs the host steps with the fatbinary instead. The object is byte-identical to the single
+    action's. A
     source stays one action (NvccCompile, with nvcc --threads and as many CPUs declared) when split
     is False, the toolkit is older than CUDA 12, the flags are not the arch resolver's, or copts
     choose device code themselves (-gencode, -arch, -dlto, ...).
@@ -191,6 +194,7 @@ def nvcc_compile(
     fatbin_name = out.basename + ".fatbin.c"
     stub = actions.declare_file(device_dir + ".stub.c", sibling = out)
     images = []
+    last_ptx = None
     arch_define = "-D__CUDA_ARCH_LIST__=" + arch_list(gencode_flags).replace(",", "\\,")
     for i, (virtual, codes) in enumerate(entries):
         ptx = actions.declare_file(device_dir + ".compute_%s.ptx" % virtual, sibling = out)
@@ -224,6 +228,7 @@ def nvcc_compile(
             progress_message = "Compiling CUDA %s to PTX for compute_%s" % (src.short_path, virtual),
             extra_outputs = outputs[1:],
         )
+        last_ptx = ptx
         if "compute_" + virtual in codes:
             images.append(("ptx:" + virtual, ptx))
         for code in codes:
@@ -277,22 +282,63 @@ def nvcc_compile(
         mnemonic = "NvccFatbin",
         progress_message = "Packing the device code of CUDA %s" % src.short_path,
     )
+
+    # The host code compiles to assembly while the device code compiles (NvccHostAsm); NvccHost
+    # then only puts the fatbinary's data in and assembles. Where the host compile writes debug
+    # information, which records the fatbinary's size, NvccHost compiles the host code whole.
+    host_inputs = [src, stub, fatbin_c]
+    message = "Compiling CUDA %s (host code)" % src.short_path
     head = actions.args()
     head.add("host")
     head.add(cuda.nvcc)
     head.add(stub)
     head.add(fatbin_c)
+    if not _host_debug(mode, copts, host_copts):
+        last_virtual = entries[-1][0]
+        asm = actions.declare_file(device_dir + ".host.s", sibling = out)
+        standin = actions.declare_file(device_dir + ".standin.fatbin.c", sibling = out)
+        asm_head = actions.args()
+        asm_head.add("hostasm")
+        asm_head.add(cuda.nvcc)
+        asm_head.add(stub)
+        asm_head.add(last_ptx, format = last_virtual + "=%s")
+        asm_head.add(asm)
+        asm_head.add(standin)
+        asm_head.add("--")
+        actions.run(
+            executable = cuda.nvcc_split,
+            toolchain = CUDA_TOOLCHAIN_TYPE,
+            arguments = [asm_head, whole],
+            inputs = depset([src, stub, last_ptx], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
+            outputs = [asm, standin],
+            env = host.env,
+            mnemonic = "NvccHostAsm",
+            progress_message = "Compiling CUDA %s (host code)" % src.short_path,
+        )
+        head.add(asm)
+        head.add(standin)
+        host_inputs += [asm, standin]
+        message = "Assembling CUDA %s" % src.short_path
     head.add("--")
     actions.run(
         executable = cuda.nvcc_split,
         toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [head, whole],
-        inputs = depset([src, stub, fatbin_c], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
+        inputs = depset(host_inputs, transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
         outputs = [out],
         env = host.env,
         mnemonic = "NvccHost",
-        progress_message = "Compiling CUDA %s (host code)" % src.short_path,
+        progress_message = message,
     )
+
+def _host_debug(mode, copts, host_copts):
+    """Whether the host compile writes debug information (-c dbg, or -g in copts or host_copts)."""
+    if mode == "dbg":
+        return True
+    for flag in copts + host_copts:
+        if flag in ("-g", "--debug") or flag.startswith(("-g1", "-g2", "-g3", "-ggdb", "-gdwarf")):
+            return True
+    return False
 
 def _whole_compile(actions, c, out, gencode_flags):
     """nvcc's arguments for the whole compile of c.src to out, every -gencode target included."""

@@ -2,7 +2,7 @@
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 
-_SPLIT_MNEMONICS = ["NvccPtx", "NvccSass", "NvccFatbin", "NvccHost"]
+_SPLIT_MNEMONICS = ["NvccPtx", "NvccSass", "NvccFatbin", "NvccHostAsm", "NvccHost"]
 
 def _actions(env, mnemonic):
     return [a for a in analysistest.target_actions(env) if a.mnemonic == mnemonic]
@@ -20,6 +20,7 @@ def _split_test_impl(ctx):
     sass = _actions(env, "NvccSass")
     fatbin = _actions(env, "NvccFatbin")
     host = _actions(env, "NvccHost")
+    host_asm = _actions(env, "NvccHostAsm")
     asserts.equals(env, [], _actions(env, "NvccCompile"), "a split source has no NvccCompile action")
     asserts.equals(env, sorted(ctx.attr.expected_ptx), sorted([_out(a) for a in ptx]))
     asserts.equals(env, sorted(ctx.attr.expected_sass), sorted([_out(a) for a in sass]))
@@ -44,18 +45,29 @@ def _split_test_impl(ctx):
     asserts.equals(env, 1, len(stub))
     asserts.true(env, stub[0] in host[0].inputs.to_list(), "the host compile does not read the stub")
 
+    # The host code to assembly (not where it has debug information): from the stub and the PTX of
+    # the arch that wrote it, not from the fatbinary; NvccHost assembles what it writes.
+    asserts.equals(env, 1 if ctx.attr.host_asm else 0, len(host_asm), "NvccHostAsm actions")
+    if host_asm:
+        inputs = host_asm[0].inputs.to_list()
+        asserts.true(env, stub[0] in inputs, "NvccHostAsm does not read the stub")
+        asserts.true(env, [o for o in stubs[0].outputs.to_list() if o.basename.endswith(".ptx")][0] in inputs, "NvccHostAsm does not read the stub's PTX")
+        asserts.equals(env, [], [f for f in inputs if f.basename.endswith(".cubin") or f.basename.endswith(".fatbin.c")], "NvccHostAsm reads device code")
+        for f in host_asm[0].outputs.to_list():
+            asserts.true(env, f in host[0].inputs.to_list(), "NvccHost does not read %s" % f.basename)
+
     # The fatbinary step gets every image; the host compile gets the whole compile's flags.
     images = [f.partition("=")[0] for f in fatbin[0].argv if f.startswith("elf:") or f.startswith("ptx:")]
     asserts.equals(env, sorted(ctx.attr.expected_images), sorted(images))
     fatbin_c = fatbin[0].outputs.to_list()
     asserts.true(env, fatbin_c[0] in host[0].inputs.to_list(), "the host compile does not read the fatbinary")
-    for a in fatbin + host:
+    for a in fatbin + host_asm + host:
         args = _nvcc_args(a)
         asserts.equals(env, ctx.attr.expected_gencode, [f for f in args if f.startswith("-gencode=")])
         asserts.true(env, "-c" in args, "expected the whole compile (-c) in %r" % args)
 
     # Every part: the hermetic environment, the flags of the mode, staging where line tables are.
-    for a in ptx + sass + fatbin + host:
+    for a in ptx + sass + fatbin + host_asm + host:
         asserts.equals(env, {"PATH": "/usr/bin:/bin", "PWD": "/proc/self/cwd"}, a.env)
         args = _nvcc_args(a)
         for f in ctx.attr.expected_flags:
@@ -72,6 +84,7 @@ _ATTRS = {
     "expected_flags": attr.string_list(doc = "Flags every action of the split has."),
     "arch_list_define": attr.string(doc = "The -D__CUDA_ARCH_LIST__ flag of the PTX compiles."),
     "staged": attr.bool(doc = "Whether the SASS compiles run through nvcc_stage.sh (device line tables; PTX has no file times)."),
+    "host_asm": attr.bool(default = True, doc = "Whether the host code compiles to assembly apart (NvccHostAsm): not with host debug information."),
 }
 
 _CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
@@ -81,6 +94,11 @@ split_opt_test = analysistest.make(
     _split_test_impl,
     attrs = _ATTRS,
     config_settings = _CUDA_ON | {"//command_line_option:compilation_mode": "opt"},
+)
+split_dbg_test = analysistest.make(
+    _split_test_impl,
+    attrs = _ATTRS,
+    config_settings = _CUDA_ON | {"//command_line_option:compilation_mode": "dbg"},
 )
 
 def _one_action_test_impl(ctx):

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs one part of an nvcc compile whose device code other actions compiled: the fatbinary step, or
-# the host half. cu_library splits each CUDA source into a graph of actions (rules/private/actions.bzl):
-# one `nvcc -ptx` per virtual arch, one `nvcc -cubin` per real arch, then this script twice.
+# Runs one part of an nvcc compile whose device code other actions compiled. cu_library splits each
+# CUDA source into a graph of actions (rules/private/actions.bzl): one `nvcc -ptx` per virtual arch,
+# one `nvcc -cubin` per real arch, then this script: the fatbinary step, the host code to assembly
+# while the device code is still compiling, and the object.
 #
 #   nvcc_split.sh fatbin NVCC FATBIN_C KIND:SM=FILE... -- NVCC_ARGS...
-#   nvcc_split.sh host NVCC STUB FATBIN_C -- NVCC_ARGS...
+#   nvcc_split.sh hostasm NVCC STUB SM=PTX ASM STANDIN_C -- NVCC_ARGS...
+#   nvcc_split.sh host NVCC STUB FATBIN_C [ASM STANDIN_C] -- NVCC_ARGS...
 #
 # NVCC_ARGS is the whole compile (`-c SRC -o OBJ` with every -gencode flag), as one nvcc action would
 # run it. The script asks nvcc for its plan (`nvcc -dryrun`), so that every step runs with the
@@ -12,10 +14,18 @@
 #   fatbin: runs the plan's fatbinary step with the images the device actions built (KIND:SM=FILE,
 #     e.g. elf:90=x.sm_90.cubin, ptx:90=x.compute_90.ptx; KIND and SM as in fatbinary's --image3),
 #     writing the embedded fatbinary source (the plan's fatbin.c) to FATBIN_C;
-#   host: runs the plan's host steps (the host preprocessor, cudafe++, the host compiler), with the
-#     registration stub that cicc wrote for one virtual arch (STUB: `-Xcicc --stub_file_name`) and
-#     FATBIN_C placed where the plan's host compile includes them; it skips the device steps
-#     (the device preprocessor, cicc, ptxas, fatbinary).
+#   hostasm: runs the plan's host steps (the host preprocessor, cudafe++, the host compiler) with
+#     the registration stub that cicc wrote for one virtual arch (STUB: `-Xcicc --stub_file_name`)
+#     and a stand-in for the fatbinary: the plan's fatbinary step run on the PTX of that arch alone
+#     (SM=PTX), written to STANDIN_C. The host compiler stops at assembly (-S), written to ASM. The
+#     fatbinary is data in an asm() statement, which the compiler copies into its output as it is,
+#     so the assembly differs from the real one only in those lines. Where the host compile writes
+#     debug information (-g), which records the fatbinary's size, ASM says so and nothing is run;
+#   host: with ASM and STANDIN_C, checks that the real fatbinary source (FATBIN_C) has the stand-in's
+#     shape (the same text but for the data and its size), puts the real data lines in place of the
+#     stand-in's in the assembly and runs the plan's host compile on that (-x assembler). Without
+#     them, or where a check fails, runs the plan's host steps with STUB and FATBIN_C in place.
+#     It skips the device steps (the device preprocessor, cicc, ptxas, fatbinary).
 # The object is what the single nvcc action writes: the same device code, the same host code.
 set -euo pipefail
 
@@ -24,10 +34,11 @@ die() {
   exit 2
 }
 
-[ $# -ge 2 ] || die "usage: nvcc_split.sh fatbin|host NVCC ... -- NVCC_ARGS..."
+[ $# -ge 2 ] || die "usage: nvcc_split.sh fatbin|hostasm|host NVCC ... -- NVCC_ARGS..."
 role=$1 nvcc=$2
 shift 2
 declare -A images=()
+in_asm= in_standin=
 case $role in
   fatbin)
     [ $# -ge 1 ] || die "fatbin: FATBIN_C missing"
@@ -39,12 +50,23 @@ case $role in
       shift
     done
     ;;
+  hostasm)
+    [ $# -ge 4 ] || die "hostasm: STUB, SM=PTX, ASM and STANDIN_C missing"
+    in_stub=$1 standin_image=$2 out_asm=$3 out_standin=$4
+    [[ $standin_image == *=* ]] || die "hostasm: '$standin_image' is not SM=PTX"
+    shift 4
+    ;;
   host)
     [ $# -ge 2 ] || die "host: STUB and FATBIN_C missing"
     in_stub=$1 in_fatbin_c=$2
     shift 2
+    if [ "${1:-}" != "--" ]; then
+      [ $# -ge 2 ] || die "host: ASM given without STANDIN_C"
+      in_asm=$1 in_standin=$2
+      shift 2
+    fi
     ;;
-  *) die "unknown role '$role' (expected fatbin or host)" ;;
+  *) die "unknown role '$role' (expected fatbin, hostasm or host)" ;;
 esac
 [ "${1:-}" = "--" ] || die "$role: expected -- before nvcc's arguments"
 shift
@@ -58,7 +80,7 @@ plan=$("$nvcc" -dryrun "$@" 2>&1) || {
 # lines with spaces or quotes after the = (INCLUDES=, LIBRARIES=) only describe flags that the
 # commands already carry. Every other "#$ " line is one command, quoted for sh.
 steps=()
-stub= fatbin_c=
+stub= fatbin_c= fatbin_step= compile_step= gen_c=
 while IFS= read -r line; do
   case $line in
     "#\$ "*) line=${line#"#\$ "} ;;
@@ -81,31 +103,52 @@ while IFS= read -r line; do
       for w in "${words[@]}"; do
         [[ $w == --embedded-fatbin=* ]] && fatbin_c=${w#--embedded-fatbin=}
       done
-      [ "$role" = fatbin ] && steps+=("$line")
+      fatbin_step=$line
       ;;
-    rm) [ "$role" = host ] && steps+=("$line") ;;
+    rm) steps+=("$line") ;;
+    cudafe++)
+      for ((i = 1; i < ${#words[@]}; i++)); do
+        [ "${words[i]}" = "--gen_c_file_name" ] && gen_c=${words[i + 1]}
+      done
+      steps+=("$line")
+      ;;
     *)
       # The host compiler: device preprocessing (-E with __CUDA_ARCH__ defined) belongs to cicc.
-      device=
-      if [[ " $line " == *" -E "* ]]; then
-        for w in "${words[@]}"; do [[ $w == -D__CUDA_ARCH__=* ]] && device=1; done
+      device= compile=
+      for w in "${words[@]}"; do
+        [[ $w == -D__CUDA_ARCH__=* ]] && device=1
+        [ "$w" = -c ] && compile=1
+      done
+      if [[ " $line " == *" -E "* ]] && [ -n "$device" ]; then
+        continue
       fi
-      [ "$role" = host ] && [ -z "$device" ] && steps+=("$line")
+      steps+=("$line")
+      [ -n "$compile" ] && compile_step=$line
       ;;
   esac
 done <<<"$plan"
 [ -n "$fatbin_c" ] || die "nvcc -dryrun shows no fatbinary step with --embedded-fatbin= (is there a -gencode flag, and -c?)"
 
-if [ "$role" = fatbin ]; then
-  [ ${#steps[@]} -eq 1 ] || die "nvcc -dryrun shows ${#steps[@]} fatbinary steps, expected 1"
-  eval "words=(${steps[0]})"
+# fatbin_command FATBIN_C KIND:SM=FILE...: the plan's fatbinary step writing FATBIN_C from the images
+# given, one for each of the plan's (fatbin), or from one image in place of all of the plan's
+# (hostasm's stand-in); sets cmd.
+fatbin_command() {
+  local out=$1 w kind sm spec p file used=0
+  shift
+  declare -A given=()
+  for p in "$@"; do given[${p%%=*}]=${p#*=}; done
+  eval "words=($fatbin_step)"
   cmd=()
-  used=0
   for w in "${words[@]}"; do
     case $w in
-      --create=*) cmd+=("--create=$out_fatbin_c.fatbin") ;;
-      --embedded-fatbin=*) cmd+=("--embedded-fatbin=$out_fatbin_c") ;;
+      --create=*) cmd+=("--create=$out.fatbin") ;;
+      --embedded-fatbin=*) cmd+=("--embedded-fatbin=$out") ;;
       --image3=*)
+        if [ "$role" = hostasm ]; then
+          [ "$used" -eq 0 ] && cmd+=("--image3=kind=${1%%:*},sm=${1#*:}")
+          used=1
+          continue
+        fi
         kind= sm= rest=()
         IFS=, read -r -a parts <<<"${w#--image3=}"
         for p in "${parts[@]}"; do
@@ -116,8 +159,8 @@ if [ "$role" = fatbin ]; then
             *) rest+=("$p") ;;
           esac
         done
-        file=${images[$kind:$sm]:-}
-        [ -n "$file" ] || die "fatbin: nvcc's plan has the image kind=$kind,sm=$sm, which no device action built (given: ${!images[*]})"
+        file=${given[$kind:$sm]:-}
+        [ -n "$file" ] || die "fatbin: nvcc's plan has the image kind=$kind,sm=$sm, which no device action built (given: ${!given[*]})"
         spec="kind=$kind,sm=$sm"
         for p in "${rest[@]}"; do spec+=",$p"; done
         cmd+=("--image3=$spec,file=$file")
@@ -126,28 +169,135 @@ if [ "$role" = fatbin ]; then
       *) cmd+=("$w") ;;
     esac
   done
-  [ "$used" -eq ${#images[@]} ] || die "fatbin: nvcc's plan has $used images, the device actions built ${#images[@]} (${!images[*]})"
+  [ "$role" = hostasm ] || [ "$used" -eq $# ] ||
+    die "fatbin: nvcc's plan has $used images, the device actions built $# ($*)"
+}
+
+if [ "$role" = fatbin ]; then
+  [ -n "$fatbin_step" ] || die "nvcc -dryrun shows no fatbinary step"
+  args=()
+  for k in "${!images[@]}"; do args+=("$k=${images[$k]}"); done
+  fatbin_command "$out_fatbin_c" "${args[@]}"
   "${cmd[@]}"
   rm -f "$out_fatbin_c.fatbin"
   exit 0
 fi
 
 [ -n "$stub" ] || die "nvcc -dryrun shows no cicc step with --stub_file_name"
-grep -qF "#include \"${fatbin_c##*/}\"" "$in_stub" ||
-  die "host: the stub $in_stub does not include \"${fatbin_c##*/}\", the name nvcc's host compile expects (the device action's -Xcicc --include_file_name)"
-mkdir -p "$(dirname "$stub")" "$(dirname "$fatbin_c")"
-# The stub's line markers name the file cicc wrote: the plan's name instead, as in one nvcc run
-# (host debug information records it). sed, not awk: Debian's awk is a link through /etc, which
-# Bazel's hermetic sandbox does not show.
-from=$(printf '%s' "\"$in_stub\"" | sed 's/[][\\.*^$|]/\\&/g')
-to=$(printf '%s' "\"$stub\"" | sed 's/[\\&|]/\\&/g')
-sed "s|$from|$to|g" "$in_stub" >"$stub"
-cp -f "$in_fatbin_c" "$fatbin_c"
-for step in "${steps[@]}"; do
-  eval "words=($step)"
-  if [ "${words[0]}" = rm ]; then
-    rm -f "${words[@]:1}"
-  else
-    "${words[@]}"
+[ -n "$compile_step" ] || die "nvcc -dryrun shows no host compile (-c)"
+[ -n "$gen_c" ] || die "nvcc -dryrun shows no cudafe++ step with --gen_c_file_name"
+
+# place_stub: the stub where the plan's host compile includes it. Its line markers name the file
+# cicc wrote: the plan's name instead, as in one nvcc run (host debug information records it). sed,
+# not awk: Debian's awk is a link through /etc, which Bazel's hermetic sandbox does not show.
+place_stub() {
+  grep -qF "#include \"${fatbin_c##*/}\"" "$in_stub" ||
+    die "$role: the stub $in_stub does not include \"${fatbin_c##*/}\", the name nvcc's host compile expects (the device action's -Xcicc --include_file_name)"
+  mkdir -p "$(dirname "$stub")" "$(dirname "$fatbin_c")"
+  local from to
+  from=$(printf '%s' "\"$in_stub\"" | sed 's/[][\\.*^$|]/\\&/g')
+  to=$(printf '%s' "\"$stub\"" | sed 's/[\\&|]/\\&/g')
+  sed "s|$from|$to|g" "$in_stub" >"$stub"
+}
+
+# run_steps [asm OUT]: the plan's host steps; with "asm OUT" the host compile stops at assembly.
+run_steps() {
+  local step
+  for step in "${steps[@]}"; do
+    eval "words=($step)"
+    if [ "${words[0]}" = rm ]; then
+      rm -f "${words[@]:1}"
+    elif [ "$step" = "$compile_step" ] && [ "${1:-}" = asm ]; then
+      local w out_next= cmd=()
+      for w in "${words[@]}"; do
+        if [ -n "$out_next" ]; then
+          cmd+=("$2")
+          out_next=
+        elif [ "$w" = -c ]; then
+          cmd+=(-S)
+        else
+          [ "$w" = -o ] && out_next=1
+          cmd+=("$w")
+        fi
+      done
+      "${cmd[@]}"
+    else
+      "${words[@]}"
+    fi
+  done
+}
+
+# The fatbinary source without its data: the lines the compiler copies into the assembly, and the
+# array's size.
+shape() { grep -v '^"\.quad ' "$1" | sed 's/fatbinData\[[0-9]*\]/fatbinData[]/'; }
+no_asm="# nvcc_split.sh: the host compile writes debug information; NvccHost compiles it whole"
+
+if [ "$role" = hostasm ]; then
+  eval "words=($compile_step)"
+  for w in "${words[@]}"; do
+    if [[ $w == -g* && $w != -g0 ]]; then
+      echo "$no_asm" >"$out_asm"
+      : >"$out_standin"
+      exit 0
+    fi
+  done
+  fatbin_command "$out_standin" "ptx:${standin_image%%=*},file=${standin_image#*=}"
+  "${cmd[@]}"
+  rm -f "$out_standin.fatbin"
+  place_stub
+  cp -f "$out_standin" "$fatbin_c"
+  run_steps asm "$out_asm"
+  exit 0
+fi
+
+# host: the assembly, with the real fatbinary's data in place of the stand-in's, where it can be.
+why=
+if [ -z "$in_asm" ]; then
+  why=none
+elif [ "$(head -n 1 "$in_asm")" = "$no_asm" ]; then
+  why=debug
+elif ! cmp -s <(shape "$in_fatbin_c") <(shape "$in_standin"); then
+  why="the fatbinary source $in_fatbin_c differs from the stand-in $in_standin in more than its data"
+else
+  at=$(grep -n -x 'fatbinData:' "$in_asm" | cut -d: -f1)
+  lines=$(grep -c '^"\.quad ' "$in_standin" || true)
+  if [ "$(printf '%s\n' "$at" | wc -l)" -ne 1 ] || [ -z "$at" ]; then
+    why="the assembly $in_asm does not have exactly one fatbinData: label"
+  elif [ "$(sed -n "$((at + 1))p;$((at + lines))p" "$in_asm" | grep -c '^\.quad ')" -ne 2 ] ||
+    sed -n "$((at + lines + 1))p" "$in_asm" | grep -q '^\.quad '; then
+    why="the assembly $in_asm does not have the stand-in's $lines data lines after fatbinData:"
   fi
-done
+fi
+if [ -z "$why" ]; then
+  eval "words=($compile_step)"
+  out_obj=
+  for ((i = 0; i < ${#words[@]}; i++)); do
+    [ "${words[i]}" = -o ] && out_obj=${words[i + 1]}
+  done
+  [ -n "$out_obj" ] || die "host: the plan's host compile has no -o"
+  spliced=$out_obj.host.s
+  {
+    head -n "$at" "$in_asm"
+    sed -n 's/^"\(\.quad .*\)\\n"$/\1/p' "$in_fatbin_c"
+    tail -n +"$((at + lines + 1))" "$in_asm"
+  } >"$spliced"
+  cmd=()
+  for ((i = 0; i < ${#words[@]}; i++)); do
+    w=${words[i]}
+    if [ "$w" = -x ] && [ "${words[i + 1]:-}" = c++ ]; then
+      cmd+=(-x assembler)
+      i=$((i + 1))
+    elif [ "$w" = "$gen_c" ]; then
+      cmd+=("$spliced")
+    else
+      cmd+=("$w")
+    fi
+  done
+  "${cmd[@]}"
+  rm -f "$spliced"
+  exit 0
+fi
+[ "$why" = none ] || [ "$why" = debug ] || echo "nvcc_split.sh: $why: compiling the host code again" >&2
+place_stub
+cp -f "$in_fatbin_c" "$fatbin_c"
+run_steps

@@ -16,13 +16,13 @@
 # 2. Clone A (this repository's HEAD, files dated 2001-01-01), fresh output base:
 #      bazel build --config=buildbarn -c opt TARGETS --execution_log_json_file=remote.json
 #    cmd/remoteexec: every spawn whose mnemonic starts with Nvcc (the split compile's NvccPtx,
-#    NvccSass, NvccFatbin, NvccHost; NvccCompile where a source is one action; NvccDeviceLink,
+#    NvccSass, NvccFatbin, NvccHostAsm, NvccHost; NvccCompile where a source is one action; NvccDeviceLink,
 #    NvccDeviceImage) was executed by a Buildbarn worker in this build: not locally, not from a
 #    cache; and there was at least one.
 # 3. Clone B (another path, longer, files dated a day later), fresh output base, Buildbarn as a
 #    remote cache only (--config=buildbarn with no executor, --remote_cache, nothing uploaded):
 #    cmd/cachehits: every Nvcc*, GoStdlib, GoCompilePkg, link and archive spawn is a remote cache
-#    hit, and each of NvccPtx, NvccSass, NvccFatbin, NvccHost, NvccDeviceLink, GoStdlib,
+#    hit, and each of NvccPtx, NvccSass, NvccFatbin, NvccHostAsm, NvccHost, NvccDeviceLink, GoStdlib,
 #    GoCompilePkg, GoLink, CppLink, CppArchive occurs (misses are explained against clone A's log).
 # 4. Clone B again after `bazel clean` (its repositories stay), built locally under Bazel's
 #    hermetic sandbox (--config=hermetic_sandbox) with one nvcc action per source
@@ -50,13 +50,13 @@ mode=${BB_CHECK_MODE:-opt}
 remote_re='^Nvcc'
 compare_re='^(Nvcc.*|CppArchive)$'
 # What the default targets' cache-hit build must contain, so that its check cannot pass vacuously:
-# the split compile's four steps, the device link, the Go standard library and packages, links and
+# the split compile's five steps, the device link, the Go standard library and packages, links and
 # archives. (Whatever the targets, remoteexec fails on a log without nvcc spawns.)
 expect=
 local_targets=("${targets[@]}")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/... //tests/... //tests:all)
-  expect=NvccPtx,NvccSass,NvccFatbin,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
+  expect=NvccPtx,NvccSass,NvccFatbin,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
   # The local build (--cuda_split=false) leaves out //tests/rules' analysis tests, which check the
   # split itself and fail without it, and so //tests:all, which names them; they run no nvcc or
   # archive action, and the rest of //tests:all's targets add none to //ops/... and //tests/....

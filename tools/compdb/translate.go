@@ -61,7 +61,7 @@ var gccOnly = map[string]bool{
 }
 
 // nvccCommand is nvcc's command line in an nvcc compile action: the whole of an NvccCompile
-// action's, or in an NvccHost action's (nvcc_split.sh host NVCC STUB FATBIN_C -- ARGS...) NVCC
+// action's, or in an NvccHost action's (nvcc_split.sh host NVCC STUB FATBIN_C [ASM STANDIN_C] -- ARGS...) NVCC
 // followed by ARGS, the compile that the split's actions do together.
 func nvccCommand(a action) ([]string, error) {
 	args := a.Arguments
