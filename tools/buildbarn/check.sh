@@ -20,20 +20,22 @@
 #    NvccDeviceImage) was executed by a Buildbarn worker in this build: not locally, not from a
 #    cache; and there was at least one.
 # 3. Clone B (another path, longer, files dated a day later), fresh output base, Buildbarn as a
-#    remote cache only (--config=buildbarn with no executor, --remote_cache, nothing uploaded):
+#    remote cache only (--config=buildbarn with no executor, --remote_cache, nothing uploaded,
+#    nothing downloaded that the build does not need: --remote_download_minimal):
 #    cmd/cachehits: every Nvcc*, GoStdlib, GoCompilePkg, link and archive spawn is a remote cache
 #    hit, and each of NvccPtx, NvccSass, NvccFatbin, NvccHostAsm, NvccHost, NvccDeviceLink, GoStdlib,
 #    GoCompilePkg, GoLink, CppLink, CppArchive occurs (misses are explained against clone A's log).
 # 4. Clone B again after `bazel clean` (its repositories stay), built locally under Bazel's
 #    hermetic sandbox (--config=hermetic_sandbox) with one nvcc action per source
-#    (--cuda_split=false), no remote: cmd/remoteexec -local: every output of every Nvcc* and
+#    (--cuda_split=false), no remote; with the default targets, only what makes objects and
+#    archives (cu_library, cc_library, cu_device_link, cu_device_image targets, less //tests/rules:
+#    analysis tests of the split itself, which fail under --cuda_split=false; Go packages and
+#    programs run no nvcc or archive action): cmd/remoteexec -local: every output of every Nvcc* and
 #    CppArchive spawn of the remote build that this build makes too equals it, digest for digest,
 #    and was made locally; every object and archive (.o, .a) must be among them (the split's PTX,
 #    cubins and fatbins have no counterpart here). The remote build ran in the workers' build
 #    directories from clone A's files, this one in clone B's sandbox: other paths, other file
-#    times, the split against one nvcc run (so the split's SASS and PTX are nvcc's own). With the
-#    default targets this build leaves out //tests/rules (analysis tests of the split itself, which
-#    fail under --cuda_split=false; they run no nvcc or archive action).
+#    times, the split against one nvcc run (so the split's SASS and PTX are nvcc's own).
 # Prints the wall time of each build and Bazel's process summaries; exits 1 if a check fails.
 #
 # Environment: BB_CHECK_KEEP=1 keeps the work directory (clones, output bases, logs, Buildbarn's
@@ -54,13 +56,15 @@ compare_re='^(Nvcc.*|CppArchive)$'
 # archives. (Whatever the targets, remoteexec fails on a log without nvcc spawns.)
 expect=
 local_targets=("${targets[@]}")
+local_query=
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/... //tests/... //tests:all)
   expect=NvccPtx,NvccSass,NvccFatbin,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
-  # The local build (--cuda_split=false) leaves out //tests/rules' analysis tests, which check the
-  # split itself and fail without it, and so //tests:all, which names them; they run no nvcc or
-  # archive action, and the rest of //tests:all's targets add none to //ops/... and //tests/....
-  local_targets=(//ops/... //tests/... -//tests/rules/... -//tests:all)
+  # The local build (--cuda_split=false) makes what the comparison reads, the objects and archives:
+  # the C++ and CUDA libraries and device links of //ops/... and //tests/... (the Go packages,
+  # programs and tests link them but run no nvcc or archive action of their own). It leaves out
+  # //tests/rules' analysis tests, which check the split itself and fail without it.
+  local_query="kind('cu_library|cc_library|cu_device_link|cu_device_image', //ops/... + //tests/... except //tests/rules/...)"
 fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
 PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
@@ -159,13 +163,17 @@ say "remote build: every spawn matching $remote_re must have been executed on Bu
 
 # 3. Clone B, fresh output base, Buildbarn as its remote cache only.
 bz cache "$b" build --config=buildbarn --remote_executor= "--remote_cache=$executor" \
-  --noremote_upload_local_results -c "$mode" --disk_cache= \
+  --noremote_upload_local_results --remote_download_minimal -c "$mode" --disk_cache= \
   --execution_log_json_file="$work/cache.json" "${targets[@]}"
 say "second clone against the remote cache: every nvcc, Go, link and archive spawn must be a hit"
 "$work/bin/cachehits" -expect "$expect" -against "$work/remote.json" "$work/cache.json" || failed+=("remote cache hits")
 
 # 4. Clone B again, built locally under the hermetic sandbox.
 (cd "$b" && BAZELW_QUIET=1 ./bazelw --output_base="$b.out" clean)
+if [ -n "$local_query" ]; then
+  mapfile -t local_targets < <(cd "$b" && BAZELW_QUIET=1 ./bazelw --output_base="$b.out" query "$local_query" 2>/dev/null)
+  [ ${#local_targets[@]} -gt 0 ] || die "bazel query '$local_query' found no targets in clone B"
+fi
 bz local "$b" build --config=hermetic_sandbox --cuda_split=false -c "$mode" --disk_cache= \
   --execution_log_json_file="$work/local.json" -- "${local_targets[@]}"
 say "local build: the outputs of every spawn matching $compare_re must equal the remote build's"
