@@ -65,50 +65,42 @@ type ew struct {
 }
 
 // elementwise prepares the launch of op's elementwise kernel "out[i] =
-// f(in[first:first+nin]...)" over the logical shape of in[first]: NewLaunch
-// over out and in (in order, so in[k] is l.Ptr[1+k]) and the kernel's
-// OPSCUDA_EW parameters, with the dimensions of non-contiguous inputs
-// merged.
+// f(in[first:first+nin]...)" over the logical shape of in[first]: the
+// kernel's OPSCUDA_EW parameters, with the dimensions of non-contiguous
+// inputs merged, from NewLaunch over out and in (in order, so in[k] is
+// l.Ptr[1+k]).
 func elementwise(ctx context.Context, op string, out *ops.Tensor, in []*ops.Tensor, first, nin int) (*Launch, ew, error) {
+	ins := in[first : first+nin]
+	e := ew{nin: C.int(nin), n: C.longlong(ins[0].Numel()), ndim: 1}
+	contig := true
+	for _, t := range ins {
+		contig = contig && t.IsContiguous()
+	}
+	if !contig { // else the common case: no layout (sizes, strides NULL)
+		strides := make([][]int, nin)
+		for k, t := range ins {
+			strides[k] = t.Strides()
+		}
+		sizes, merged := dims.AtLeast1(ins[0].Shape(), strides...)
+		if len(sizes) > maxDims {
+			return nil, ew{}, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
+				op, argName(op, first), len(sizes), ins[0].Shape(), ins[0].Strides(), maxDims, ops.ErrShape)
+		}
+		layout := make([]C.longlong, len(sizes)*(1+nin))
+		for d, s := range sizes {
+			layout[d] = C.longlong(s)
+			for k := range ins {
+				layout[len(sizes)*(1+k)+d] = C.longlong(merged[k][d])
+			}
+		}
+		e.ndim, e.sizes, e.strides = C.int(len(sizes)), &layout[0], &layout[len(sizes)]
+	}
 	l, err := newOpLaunch(ctx, op, out, in)
 	if err != nil {
 		return nil, ew{}, err
 	}
-	ins := in[first : first+nin]
-	e := ew{
-		st:     C.opscuda_stream(l.Stream),
-		device: C.int(l.Device),
-		dtype:  C.int(l.DType),
-		out:    C.opscuda_dptr(l.Ptr[0]),
-		in:     (*C.opscuda_dptr)(unsafe.Pointer(&l.Ptr[1+first])),
-		nin:    C.int(nin),
-		n:      C.longlong(ins[0].Numel()),
-		ndim:   1,
-	}
-	contiguous := true
-	for _, t := range ins {
-		contiguous = contiguous && t.IsContiguous()
-	}
-	if contiguous { // the common case: no layout (sizes, strides NULL)
-		return l, e, nil
-	}
-	strides := make([][]int, nin)
-	for k, t := range ins {
-		strides[k] = t.Strides()
-	}
-	sizes, merged := dims.AtLeast1(ins[0].Shape(), strides...)
-	if len(sizes) > maxDims {
-		return nil, ew{}, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
-			op, argName(op, first), len(sizes), ins[0].Shape(), ins[0].Strides(), maxDims, ops.ErrShape)
-	}
-	layout := make([]C.longlong, len(sizes)*(1+nin))
-	for d, s := range sizes {
-		layout[d] = C.longlong(s)
-		for k := range ins {
-			layout[len(sizes)*(1+k)+d] = C.longlong(merged[k][d])
-		}
-	}
-	e.ndim, e.sizes, e.strides = C.int(len(sizes)), &layout[0], &layout[len(sizes)]
+	e.st, e.device, e.dtype = C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType)
+	e.out, e.in = C.opscuda_dptr(l.Ptr[0]), (*C.opscuda_dptr)(unsafe.Pointer(&l.Ptr[1+first]))
 	return l, e, nil
 }
 
