@@ -7,14 +7,13 @@ bazel_dep (a module sees only its own bazel_deps' repositories).
 """
 
 load("@rules_cc//cc:defs.bzl", _cc_binary = "cc_binary")
-load("//rules:providers.bzl", _CuInfo = "CuInfo")
+load("//rules:providers.bzl", _CuInfo = "CuInfo", _CudaToolchainInfo = "CudaToolchainInfo")
 load("//rules/private:cu_device_image.bzl", _cu_device_image = "cu_device_image")
 load("//rules/private:cu_device_link.bzl", _cu_device_link = "cu_device_link")
 load("//rules/private:cu_library.bzl", _cu_library = "cu_library")
 load("//rules/private:glibc_check.bzl", _glibc_check = "glibc_check")
 load("//rules/private:go_cuda_library.bzl", _go_cuda_library = "go_cuda_library")
 load("//rules/private:requires_cuda.bzl", _requires_cuda = "requires_cuda")
-load("//toolchains:providers.bzl", _CudaToolchainInfo = "CudaToolchainInfo")
 
 cc_binary = _cc_binary
 cu_library = _cu_library

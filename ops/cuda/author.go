@@ -11,8 +11,8 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
-// The API for kernels written outside this package (see
-// ops/examples/square): NewLaunch gathers what a C launcher needs (stream,
+// The API of every CUDA kernel, this package's built-ins (kernels.go) and
+// those written elsewhere (see ops/examples/square): NewLaunch gathers what a C launcher needs (stream,
 // device, dtype code, device addresses) and orders the launch after the
 // streams of the tensors it touches; Launch.Check turns the launcher's
 // cudaError_t into an error and orders those streams after the launch.

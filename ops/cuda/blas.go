@@ -78,14 +78,11 @@ func blasLayout(t *ops.Tensor) (rowMajor bool, ld int, ok bool) {
 	return false, 0, false
 }
 
-// matMul is MatMul's CUDA kernel: cuBLASLt on the output's stream, the
+// matMul is MatMul's CUDA kernel: cuBLASLt on the op's stream, the
 // inputs read in place when cuBLAS can take their strides (transposed and
 // narrowed views), copied otherwise.
-func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error) {
-	o, err := outputOf(op, out)
-	if err != nil {
-		return err
-	}
+func matMul(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error) {
+	const op = "MatMul"
 	switch out.DType() {
 	case ops.Float32, ops.Float64, ops.Float16, ops.BFloat16:
 	default:
@@ -93,14 +90,14 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error
 	}
 	a, b := in[0], in[1]
 	M, K, N := a.Shape()[0], a.Shape()[1], b.Shape()[1]
-	s := o.stream.effective()
-	ctx := WithStream(context.Background(), s)
+	s := StreamFrom(ctx, out.Device().Index).effective()
+	sctx := WithStream(context.Background(), s)
 	aRows, lda, aOK := blasLayout(a)
 	bRows, ldb, bOK := blasLayout(b)
 	// An operand cuBLAS cannot take is copied on s, so the copy needs no
 	// ordering; it is freed (stream-ordered) after the call.
 	if !aOK {
-		c, release, cerr := contiguousCopy(ctx, op, a)
+		c, release, cerr := contiguousCopy(sctx, op, a)
 		if cerr != nil {
 			return cerr
 		}
@@ -109,7 +106,7 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error
 		aRows, lda, _ = blasLayout(a)
 	}
 	if !bOK {
-		c, release, cerr := contiguousCopy(ctx, op, b)
+		c, release, cerr := contiguousCopy(sctx, op, b)
 		if cerr != nil {
 			return cerr
 		}
@@ -117,19 +114,14 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error
 		b = c
 		bRows, ldb, _ = blasLayout(b)
 	}
-	ab := []*ops.Tensor{a, b}
-	ap, err := inputOf(op, ab, 0, o.device)
-	if err != nil {
-		return err
-	}
-	bp, err := inputOf(op, ab, 1, o.device)
+	l, err := newOpLaunch(ctx, op, out, []*ops.Tensor{a, b})
 	if err != nil {
 		return err
 	}
 	var ws C.opscuda_dptr
 	wsBytes := 0
 	if M > 0 && N > 0 && K > 0 {
-		w, werr := backend{}.Alloc(ctx, ops.CUDA(o.device), ops.Float64, matmulWorkspace/8)
+		w, werr := backend{}.Alloc(sctx, ops.CUDA(l.Device), ops.Float64, matmulWorkspace/8)
 		if werr != nil {
 			return fmt.Errorf("cuda: %s: workspace: %w", op, werr)
 		}
@@ -144,9 +136,9 @@ func matMul(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error
 	if out.DType() == ops.Float32 && allowTF32.Load() {
 		flags |= C.OPSCUDA_MATMUL_TF32
 	}
-	return launched(op, C.opscuda_matmul(s.touch(), C.int(o.device), dtypeCode(out.DType()), flags, o.at(0),
-		ap, boolInt(aRows), C.longlong(lda), bp, boolInt(bRows), C.longlong(ldb),
-		C.longlong(M), C.longlong(N), C.longlong(K), ws, C.ulonglong(wsBytes)))
+	return l.Check(op+" kernel", int(C.opscuda_matmul(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType), flags, C.opscuda_dptr(l.Ptr[0]),
+		C.opscuda_dptr(l.Ptr[1]), boolInt(aRows), C.longlong(lda), C.opscuda_dptr(l.Ptr[2]), boolInt(bRows), C.longlong(ldb),
+		C.longlong(M), C.longlong(N), C.longlong(K), ws, C.ulonglong(wsBytes))))
 }
 
 // contiguousCopy returns t made contiguous with ctx (a copy not recorded

@@ -3,17 +3,20 @@ package cuda
 // #include "ops/cuda/csrc/opscuda.h"
 import "C"
 
-import "github.com/rules-cuda-go/rules_cuda_go/ops"
+import (
+	"context"
+
+	"github.com/rules-cuda-go/rules_cuda_go/ops"
+)
 
 // asType is AsType's kernel (csrc/convert.cu): in, of any layout,
 // converted to out's dtype on out's stream; the bits are those of the
 // CPU's conversion.
-func asType(op string, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	e, st, err := elementwise(op, out, in, 0, 1)
+func asType(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
+	l, e, err := elementwise(ctx, "AsType", out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	defer ewPool.Put(e)
-	e.dtype = dtypeCode(in[0].DType())
-	return launched(op, C.opscuda_convert(st, e, dtypeCode(out.DType())))
+	return l.Check("AsType kernel", int(C.opscuda_convert(e.st, e.device, dtypeCode(in[0].DType()), e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		e.dtype)))
 }

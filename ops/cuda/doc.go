@@ -71,7 +71,8 @@
 // not block), so results are right whatever streams produced the inputs,
 // and the tensor's memory is kept from reuse until the reading stream has
 // passed that point (the automatic form of torch's record_stream;
-// NewLaunch does it for kernels launched outside this package). Host
+// NewLaunch does it for any kernel's launch); after the launch the
+// tensor's stream waits for the op's in turn (Launch.Check). Host
 // copies (Float64s, To) run on the tensor's own stream. Streams from
 // NewStream are non-blocking: they do not synchronize with the default
 // stream except through these waits.
@@ -95,7 +96,8 @@
 // ops.BackwardFunc, so a model run with cuda.WithStream(ctx, s) is
 // differentiated on s.
 //
-// Kernels written outside this package launch on the op's stream too:
+// Every kernel launches on the op's stream the same way, the built-ins'
+// (registered on their ops with Op.RegisterKernel) and yours:
 // NewLaunch(ctx, tensors...) gives a C launcher the stream the context
 // chooses (in an op's kernel, the op's), the device, the dtype code and the
 // device addresses of the tensors, after ordering that stream after the
@@ -162,7 +164,7 @@
 // fit), with 16-byte loads and stores (float4, double2, 8 halves) when
 // every operand is contiguous and 16-byte aligned; otherwise every input is
 // indexed through its strides (dimensions that are contiguous with each
-// other are merged first; at most MaxDims may remain), so non-contiguous
+// other are merged first; at most 8 may remain), so non-contiguous
 // inputs need no copy. Contiguous is that strided gather. AsType converts
 // on the device too (AsType's kernel), reading any
 // layout, with the CPU's rounding. Polynomial and

@@ -8,10 +8,10 @@ import (
 	"fmt"
 )
 
-// MaxDims is the most dimensions a non-contiguous tensor may have, after
+// maxDims is the most dimensions a non-contiguous tensor may have, after
 // merging dimensions that are contiguous with each other, for the CUDA
-// kernels to index it (like C's OPSCUDA_MAX_DIMS).
-const MaxDims = C.OPSCUDA_MAX_DIMS
+// kernels to index it (C's OPSCUDA_MAX_DIMS).
+const maxDims = C.OPSCUDA_MAX_DIMS
 
 // ErrNoDevice is wrapped by the errors returned when there is no usable CUDA
 // device: no GPU, no driver, a device index out of range, or a build

@@ -402,7 +402,7 @@ func TestNarrowBackwardMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestManyDims checks the strided kernels with up to MaxDims dimensions
+// TestManyDims checks the strided kernels with up to 8 dimensions
 // that cannot be merged, and the error beyond.
 func TestManyDims(t *testing.T) {
 	ctx := context.Background()

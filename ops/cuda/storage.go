@@ -15,8 +15,8 @@ import (
 
 // storage is the ops.Storage of CUDA tensors: n elements of dtype in the
 // memory of one device, owned by the stream it was allocated on, where the
-// kernels that write it run. Kernels outside this package reach it through
-// NewLaunch, and StreamOf gives its stream.
+// kernels that write it run. Kernels reach it through NewLaunch (this
+// package's own too), and StreamOf gives its stream.
 type storage struct {
 	ptr    uintptr // device address; 0 when n == 0
 	dtype  ops.DType

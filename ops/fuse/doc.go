@@ -98,5 +98,5 @@
 // reads the inputs and those gradients, recomputes what the derivatives
 // need and writes every input's gradient. The gradient of a broadcast input
 // is then summed over its broadcast dimensions (a MatMul by a vector of
-// ones). GradSource and GradSourceFor return the backward kernels' source.
+// ones). GradSourceFor returns a backward kernel's source.
 package fuse

@@ -40,7 +40,7 @@ func TestGolden(t *testing.T) {
 		var src string
 		if g.grad {
 			var err error
-			if src, err = c.GradSource(0, g.n, g.dtypes...); err != nil {
+			if src, err = c.GradSourceFor([]int{0}, g.n, g.dtypes...); err != nil {
 				t.Fatal(err)
 			}
 			src += "\n"

@@ -356,13 +356,6 @@ func sumTo(ctx context.Context, g *ops.Tensor, sh []int) (*ops.Tensor, error) {
 	return sum.Reshape(sh...)
 }
 
-// GradSource returns the CUDA source of the backward kernel of a call in
-// which only output k received a gradient: GradSourceFor with outputs
-// []int{k}.
-func (c *Chain) GradSource(k, n int, dtypes ...ops.DType) (string, error) {
-	return c.GradSourceFor([]int{k}, n, dtypes...)
-}
-
 // GradSourceFor returns the CUDA source of the backward kernel of a call
 // in which the given outputs (distinct, ascending) received gradients, for
 // inputs of the given dtypes (contiguous, n elements), or "" when those

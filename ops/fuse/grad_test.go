@@ -88,12 +88,12 @@ func TestGradSourceFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := c.GradSource(0, 64, ops.Float32, ops.Float32, ops.Float32)
+	one, err := c.GradSourceFor([]int{0}, 64, ops.Float32, ops.Float32, ops.Float32)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if src == "" || src == one {
-		t.Fatalf("GradSourceFor([0 2]) is empty or the same as GradSource(0):\n%s", src)
+		t.Fatalf("GradSourceFor([0 2]) is empty or the same as GradSourceFor([0]):\n%s", src)
 	}
 	for _, bad := range [][]int{nil, {2, 0}, {0, 0}, {3}} {
 		if _, err := c.GradSourceFor(bad, 64, ops.Float32, ops.Float32, ops.Float32); err == nil {

@@ -2,14 +2,11 @@
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler", "host_compiler_flags")
 load(":actions.bzl", "MODE_FLAGS", "has_line_info", "nvcc_run")
-load(":archs.bzl", "resolve_archs")
-
-_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 
 # format -> (nvcc option, file extension).
 _FORMATS = {
@@ -46,20 +43,11 @@ def image_plan(format, gencode):
     return sorted(plan.items())
 
 def _cu_device_image_impl(ctx):
-    if not ctx.attr._build_cuda[BuildSettingInfo].value:
+    if not build_cuda(ctx):
         # --config=cpu: no toolkit, no images (mark consumers target_compatible_with = requires_cuda()).
         return [DefaultInfo(files = depset())]
-    toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
-    cuda = toolchain.cuda if toolchain else None
-    if not cuda or not cuda.available:
-        fail("cu_device_image %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message if cuda else "no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version"))
-    if ctx.attr.archs:
-        spec, where = ctx.attr.archs, "the archs attribute of %s" % ctx.label
-    else:
-        spec, where = ctx.attr._archs[BuildSettingInfo].value, "--@rules_cuda_go//toolchains:archs (--cuda_archs)"
-    gencode, err = resolve_archs(spec, cuda, where)
-    if err:
-        fail("cu_device_image %s: %s" % (ctx.label, err))
+    cuda = find_cuda(ctx, "cu_device_image")
+    gencode, spec = target_archs(ctx, cuda, "cu_device_image")
     plan = image_plan(ctx.attr.format, gencode)
     if not plan:
         fail("cu_device_image %s: format = \"cubin\" needs a real architecture (sm_XY) in the arch spec %r; it resolved to %s" % (ctx.label, spec, gencode))
@@ -141,11 +129,8 @@ nothing is built: mark consumers `target_compatible_with = requires_cuda()`.""",
         "copts": attr.string_list(doc = "Extra nvcc options, e.g. ['-std=c++17', '-lineinfo']."),
         "defines": attr.string_list(doc = "Preprocessor defines."),
         "out_prefix": attr.string(doc = "Output name before the arch and extension; the source's name without .cu by default."),
-        "_archs": attr.label(default = Label("//toolchains:archs")),
-        "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
-        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-    },
-    toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],
+    } | CUDA_ATTRS,
+    toolchains = CUDA_TOOLCHAINS,
     fragments = ["cpp"],
 )

@@ -1,15 +1,11 @@
 """cu_device_link: the one device link of the relocatable device code below it, for a binary."""
 
-load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
-load(":archs.bzl", "resolve_archs")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "part_archs", "real_archs", "without_device_links", device_link = "link")
-
-_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 
 def _cu_device_link_impl(ctx):
     cc_info = cc_common.merge_cc_infos(cc_infos = [d[CcInfo] for d in ctx.attr.deps])
@@ -17,7 +13,7 @@ def _cu_device_link_impl(ctx):
     # The deps' runfiles (the CUDA shared libraries' soname files: see cu_library).
     runfiles = ctx.runfiles().merge_all([d[DefaultInfo].default_runfiles for d in ctx.attr.deps])
     pending = collect(ctx.label, ctx.attr.deps, [], [])
-    if not ctx.attr._build_cuda[BuildSettingInfo].value or not (pending.objects or pending.libraries):
+    if not build_cuda(ctx) or not (pending.objects or pending.libraries):
         # Nothing to link (no rdc parts below, or --config=cpu): the deps as they are.
         err = check_linked_once(ctx.label, pending)
         if err:
@@ -27,10 +23,7 @@ def _cu_device_link_impl(ctx):
     # The code that rdc targets below device-linked themselves is linked here again (see absorb).
     pending = absorb(pending)
 
-    toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
-    cuda = toolchain.cuda if toolchain else None
-    if not cuda or not cuda.available:
-        fail("cu_device_link %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message if cuda else "no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version"))
+    cuda = find_cuda(ctx, "cu_device_link")
     if not cuda.cudadevrt:
         fail("cu_device_link %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
 
@@ -40,9 +33,7 @@ def _cu_device_link_impl(ctx):
         gencode = ["-gencode=arch=compute_%s,code=%s" % (a[len("sm_"):], a) for a in link_archs]
     else:
         # Only static libraries to link (no rdc parts name archs): the archs of --cuda_archs.
-        gencode, err = resolve_archs(ctx.attr._archs[BuildSettingInfo].value, cuda, "--@rules_cuda_go//toolchains:archs (--cuda_archs)")
-        if err:
-            fail("cu_device_link %s: %s" % (ctx.label, err))
+        gencode, _ = target_archs(ctx, cuda, "cu_device_link")
         link_archs = real_archs(gencode)
     err = check_archs(ctx.label, pending, link_archs)
     if err:
@@ -78,11 +69,8 @@ go_cuda_library creates one for its cu_deps itself. Passes the deps through unch
 below them waits for a device link.""",
     attrs = {
         "deps": attr.label_list(providers = [CcInfo], doc = "cu_library targets (and anything with CcInfo) to link."),
-        "_archs": attr.label(default = Label("//toolchains:archs")),
-        "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
-        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-    },
-    toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],
+    } | CUDA_ATTRS,
+    toolchains = CUDA_TOOLCHAINS,
     fragments = ["cpp"],
     provides = [CcInfo, CuInfo],
 )

@@ -3,16 +3,14 @@ returns CcInfo."""
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":actions.bzl", "arch_list", "nvcc_compile")
-load(":archs.bzl", "resolve_archs")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
+load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 
-_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 _HOST = ["cc", "cpp", "cxx", "c"]
 _COMPILED = ["cu"] + _HOST
 
@@ -82,7 +80,7 @@ def _cu_library_impl(ctx):
         direct_cc_infos = [CcInfo(compilation_context = own)],
         cc_infos = [d[CcInfo] for d in ctx.attr.deps],
     )
-    if not ctx.attr._build_cuda[BuildSettingInfo].value:
+    if not build_cuda(ctx):
         # --config=cpu: no toolkit needed; headers still propagate, nothing is compiled or linked.
         return [
             DefaultInfo(files = depset()),
@@ -99,27 +97,14 @@ def _cu_library_impl(ctx):
             ),
         ]
 
-    toolchain = ctx.toolchains[_TOOLCHAIN_TYPE]
-    if not toolchain:
-        fail(("cu_library %s: no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version=%s; " +
-              "the declared toolkits are the `version_*` settings in @cuda//:BUILD.bazel (rules_cuda_go " +
-              "registers @cuda//:all; WORKSPACE users call rules_cuda_go_toolchains()).") % (ctx.label, ctx.attr._cuda_version[BuildSettingInfo].value))
-    cuda = toolchain.cuda
-    if not cuda.available:
-        fail("cu_library %s needs the CUDA toolkit: %s" % (ctx.label, cuda.missing_message))
+    cuda = find_cuda(ctx, "cu_library")
     if not cuda.cudart:
         fail("cu_library %s: %s has no %s CUDA runtime library; choose the other with --@rules_cuda_go//toolchains:cudart=static|shared." % (
             ctx.label,
             cuda.toolkit,
             ctx.attr._cudart_kind[BuildSettingInfo].value,
         ))
-    if ctx.attr.archs:
-        spec, where = ctx.attr.archs, "the archs attribute of %s" % ctx.label
-    else:
-        spec, where = ctx.attr._archs[BuildSettingInfo].value, "--@rules_cuda_go//toolchains:archs (--cuda_archs)"
-    gencode, err = resolve_archs(spec, cuda, where)
-    if err:
-        fail("cu_library %s: %s" % (ctx.label, err))
+    gencode, _ = target_archs(ctx, cuda, "cu_library")
 
     # The toolkit's runtime and CCCL headers (cuda_runtime.h, thrust/, cub/), for this compile and
     # for dependents that include this library's headers, as with plain nvcc.
@@ -270,15 +255,11 @@ False (needs rdc = True): this target is an rdc part whose __device__ functions 
 targets' device code uses; the first consumer that links (a cu_library, a cu_device_link, or a
 go_cuda_library) device-links it.""",
         ),
-        "_archs": attr.label(default = Label("//toolchains:archs")),
-        "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
         "_split_nvcc": attr.label(default = Label("//toolchains:split_nvcc")),
         "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
-        "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
-        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-    },
-    toolchains = use_cpp_toolchain() + [config_common.toolchain_type(_TOOLCHAIN_TYPE, mandatory = False)],
+    } | CUDA_ATTRS,
+    toolchains = CUDA_TOOLCHAINS,
     fragments = ["cpp"],
     provides = [CcInfo, CuInfo],
 )

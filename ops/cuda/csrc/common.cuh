@@ -76,8 +76,58 @@ inline bool fits32(unsigned long long n) { return n <= 0x7fffffffull; }
 template <typename I>
 inline constexpr bool kOnce = sizeof(I) == 4;
 
-// ---- The inputs of an opscuda_ew, indexed through their strides (dimensions merged on the Go
-// side).
+// ---- An elementwise problem (the OPSCUDA_EW parameters of an entry point, opscuda.h) and its
+// inputs, indexed through their strides (dimensions merged on the Go side).
+
+// The problem, with the layout in fixed arrays: strides[k][d] is input k's stride along d.
+// Contiguous inputs have ndim == 1 and stride 1.
+struct Ew {
+  int device;
+  int dtype;
+  int nin;
+  int ndim;
+  long long n;
+  opscuda_dptr out;
+  opscuda_dptr in[2];
+  long long sizes[kMaxDims];
+  long long strides[2][kMaxDims];
+};
+
+// Fills e from an entry point's OPSCUDA_EW parameters; false when they cannot describe a problem
+// (more than two inputs, ndim out of range).
+inline bool make_ew(Ew* e, int device, int dtype, opscuda_dptr out, const opscuda_dptr* in, int nin,
+                    long long n, int ndim, const long long* sizes, const long long* strides) {
+  if (nin < 0 || nin > 2 || (in == nullptr && nin > 0)) return false;
+  *e = Ew{};
+  e->device = device;
+  e->dtype = dtype;
+  e->nin = nin;
+  e->n = n;
+  e->out = out;
+  for (int k = 0; k < nin; k++) e->in[k] = in[k];
+  if (sizes == nullptr || strides == nullptr) {
+    e->ndim = 1;
+    e->sizes[0] = n;
+    for (int k = 0; k < nin; k++) e->strides[k][0] = 1;
+    return true;
+  }
+  if (ndim < 1 || ndim > kMaxDims) return false;
+  e->ndim = ndim;
+  for (int d = 0; d < ndim; d++) {
+    e->sizes[d] = sizes[d];
+    for (int k = 0; k < nin; k++) e->strides[k][d] = strides[k * ndim + d];
+  }
+  return true;
+}
+
+// In an entry point with the OPSCUDA_EW parameters: declares `const Ew* e`, their problem, and
+// returns cudaErrorInvalidValue when they describe none.
+#define OPSCUDA_EW_PROBLEM(e)                                                           \
+  Ew e##_problem;                                                                       \
+  if (!make_ew(&e##_problem, device, dtype, out, in, nin, n, ndim, sizes, strides)) {   \
+    return (int)cudaErrorInvalidValue;                                                  \
+  }                                                                                     \
+  const Ew* e = &e##_problem
 
 // The sizes and NIN inputs' strides of up to kMaxDims dimensions (past ndim: size 1, stride 0).
 template <int NIN>
@@ -89,7 +139,7 @@ struct Strides {
 
 // e's sizes and the strides of its first NIN inputs.
 template <int NIN>
-inline Strides<NIN> strides_of(const opscuda_ew* e) {
+inline Strides<NIN> strides_of(const Ew* e) {
   Strides<NIN> s;
   s.ndim = e->ndim;
   for (int d = 0; d < kMaxDims; d++) {
@@ -118,7 +168,7 @@ __device__ __forceinline__ void offsets(I i, const Strides<NIN>& s, I (&off)[NIN
 }
 
 // Whether every input of e is contiguous (one dimension of stride 1).
-inline bool contiguous(const opscuda_ew* e) {
+inline bool contiguous(const Ew* e) {
   if (e->ndim != 1) return false;
   for (int k = 0; k < e->nin; k++) {
     if (e->strides[k][0] != 1) return false;
@@ -127,7 +177,7 @@ inline bool contiguous(const opscuda_ew* e) {
 }
 
 // Largest storage index any operand of e reaches, plus one (for choosing 32-bit indexing).
-inline unsigned long long extent(const opscuda_ew* e) {
+inline unsigned long long extent(const Ew* e) {
   unsigned long long m = (unsigned long long)e->n;
   for (int k = 0; k < e->nin; k++) {
     unsigned long long x = 1;

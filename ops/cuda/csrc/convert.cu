@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <typename TO, typename TI>
-cudaError_t convert_typed(const opscuda_ew* e) {
+cudaError_t convert_typed(const Ew* e) {
   const long long n = e->n;
   const Strides<1> s = strides_of<1>(e);
   const unsigned grid = cover((unsigned long long)n, kThreads);
@@ -47,7 +47,7 @@ cudaError_t convert_typed(const opscuda_ew* e) {
 }
 
 template <typename TI>
-cudaError_t convert_from(const opscuda_ew* e, int out_dtype) {
+cudaError_t convert_from(const Ew* e, int out_dtype) {
   switch (out_dtype) {
     case OPSCUDA_FLOAT32:
       return convert_typed<float, TI>(e);
@@ -66,7 +66,8 @@ cudaError_t convert_from(const opscuda_ew* e, int out_dtype) {
 
 using namespace opscuda;
 
-extern "C" int opscuda_convert(opscuda_stream st, const opscuda_ew* e, int out_dtype) {
+extern "C" int opscuda_convert(OPSCUDA_EW, int out_dtype) {
+  OPSCUDA_EW_PROBLEM(e);
   if (e->nin != 1 || e->ndim < 1 || e->ndim > kMaxDims || dtype_size(out_dtype) == 0) {
     return (int)cudaErrorInvalidValue;
   }

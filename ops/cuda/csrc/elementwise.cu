@@ -234,7 +234,7 @@ __global__ void __launch_bounds__(kThreads)
 bool aligned16(opscuda_dptr p) { return (p & 15) == 0; }
 
 template <typename T, int NIN, typename F>
-cudaError_t run_typed(const opscuda_ew* e, F f) {
+cudaError_t run_typed(const Ew* e, F f) {
   Ins<T, NIN> in;
   for (int k = 0; k < NIN; k++) in.p[k] = cptr<T>(e->in[k]);
   T* out = mptr<T>(e->out);
@@ -281,7 +281,7 @@ cudaError_t run_typed(const opscuda_ew* e, F f) {
 
 // Runs the functor of e's dtype: f32, f64, f16 (__half) or bf16 (__nv_bfloat16).
 template <int NIN, typename F32, typename F64, typename F16, typename BF16>
-int run(opscuda_stream st, const opscuda_ew* e, F32 f32, F64 f64, F16 f16, BF16 bf16) {
+int run(opscuda_stream st, const Ew* e, F32 f32, F64 f64, F16 f16, BF16 bf16) {
   if (e->nin != NIN || e->ndim < 1 || e->ndim > kMaxDims) return (int)cudaErrorInvalidValue;
   cudaError_t err = enter(e->device, st);
   if (err != cudaSuccess) return (int)err;
@@ -300,7 +300,7 @@ int run(opscuda_stream st, const opscuda_ew* e, F32 f32, F64 f64, F16 f16, BF16 
 }
 
 template <int NIN, typename F>
-int run(opscuda_stream st, const opscuda_ew* e, F f) {
+int run(opscuda_stream st, const Ew* e, F f) {
   return run<NIN>(st, e, f, f, f, f);
 }
 
@@ -366,7 +366,8 @@ using namespace opscuda;
 
 // The 16-bit functors get their scalars as floats (rounded here as the device's conversion
 // would round them, so the results are the same bits).
-extern "C" int opscuda_add_scalar(opscuda_stream st, const opscuda_ew* e, double s) {
+extern "C" int opscuda_add_scalar(OPSCUDA_EW, double s) {
+  OPSCUDA_EW_PROBLEM(e);
   const AddScalarF<double> f{s};
   const AddScalarF<float> h{(float)s};
   if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) {
@@ -375,34 +376,37 @@ extern "C" int opscuda_add_scalar(opscuda_stream st, const opscuda_ew* e, double
   return run<1>(st, e, f, f, h, h);
 }
 
-extern "C" int opscuda_scale(opscuda_stream st, const opscuda_ew* e, double s) {
+extern "C" int opscuda_scale(OPSCUDA_EW, double s) {
+  OPSCUDA_EW_PROBLEM(e);
   const ScaleF<double> f{s};
   const ScaleF<float> h{(float)s};
   if (e->dtype == OPSCUDA_FLOAT32 && is_float(s)) return run<1>(st, e, ScaleFloatF{(float)s}, f, h, h);
   return run<1>(st, e, f, f, h, h);
 }
 
-extern "C" int opscuda_axpby(opscuda_stream st, const opscuda_ew* e, double a, double b) {
+extern "C" int opscuda_axpby(OPSCUDA_EW, double a, double b) {
+  OPSCUDA_EW_PROBLEM(e);
   const AxpbyF<double> f{a, b};
   const AxpbyF<float> h{(float)a, (float)b};
   return run<2>(st, e, f, f, h, h);
 }
 
-extern "C" int opscuda_polynomial(opscuda_stream st, const opscuda_ew* e, double a, double b,
-                                  double c, double d) {
+extern "C" int opscuda_polynomial(OPSCUDA_EW, double a, double b, double c, double d) {
+  OPSCUDA_EW_PROBLEM(e);
   const PolyF<double> f{a, b, c, d};
   const PolyF<float> h{(float)a, (float)b, (float)c, (float)d};
   return run<1>(st, e, f, f, h, h);
 }
 
-extern "C" int opscuda_polynomial_backward(opscuda_stream st, const opscuda_ew* e, double a,
-                                           double b, double c) {
+extern "C" int opscuda_polynomial_backward(OPSCUDA_EW, double a, double b, double c) {
+  OPSCUDA_EW_PROBLEM(e);
   const PolyBwdF<double> f{3 * a, 2 * b, c};
   const PolyBwdF<float> h{(float)(3 * a), (float)(2 * b), (float)c};
   return run<2>(st, e, f, f, h, h);
 }
 
-extern "C" int opscuda_copy(opscuda_stream st, const opscuda_ew* e) {
+extern "C" int opscuda_copy(OPSCUDA_EW) {
+  OPSCUDA_EW_PROBLEM(e);
   if (e->nin == 1 && contiguous(e) && e->n > 0) {
     cudaError_t err = enter(e->device, st);
     if (err != cudaSuccess) return (int)err;
@@ -415,8 +419,8 @@ extern "C" int opscuda_copy(opscuda_stream st, const opscuda_ew* e) {
   return run<1>(st, e, CopyF{});
 }
 
-extern "C" int opscuda_norm_backward(opscuda_stream st, const opscuda_ew* e, opscuda_dptr g,
-                                     opscuda_dptr norm) {
+extern "C" int opscuda_norm_backward(OPSCUDA_EW, opscuda_dptr g, opscuda_dptr norm) {
+  OPSCUDA_EW_PROBLEM(e);
   return run<1>(st, e, NormBwdF<float>{cptr<float>(g), cptr<float>(norm)},
                 NormBwdF<double>{cptr<double>(g), cptr<double>(norm)},
                 NormBwdF<__half>{cptr<__half>(g), cptr<__half>(norm)},

@@ -177,7 +177,7 @@ __global__ void __launch_bounds__(kNormThreads)
 }
 
 template <typename T>
-cudaError_t norm_typed(const opscuda_ew* e) {
+cudaError_t norm_typed(const Ew* e) {
   const T* x = cptr<T>(e->in[0]);
   T* out = mptr<T>(e->out);
   const long long n = e->n;
@@ -214,7 +214,8 @@ cudaError_t norm_typed(const opscuda_ew* e) {
 
 using namespace opscuda;
 
-extern "C" int opscuda_norm(opscuda_stream st, const opscuda_ew* e) {
+extern "C" int opscuda_norm(OPSCUDA_EW) {
+  OPSCUDA_EW_PROBLEM(e);
   if (e->nin != 1 || e->ndim < 1 || e->ndim > kMaxDims) return (int)cudaErrorInvalidValue;
   cudaError_t err = enter(e->device, st);
   if (err != cudaSuccess) return (int)err;

@@ -34,22 +34,6 @@ typedef unsigned long long opscuda_dptr;
 #define OPSCUDA_FLOAT16 3
 #define OPSCUDA_BFLOAT16 4
 
-// An elementwise problem: out[i] = f(in[0][off0(i)], in[1][off1(i)]) for i in [0, n), out
-// contiguous. in[k] points at the operand's first element (base + offset). The operands' logical
-// shape, dimensions merged, is sizes[0..ndim) (outermost first) and strides[k][d] is operand k's
-// stride along dimension d. Contiguous inputs have ndim == 1 and stride 1.
-typedef struct {
-  int device;
-  int dtype;
-  int nin;
-  int ndim;
-  long long n;
-  opscuda_dptr out;
-  opscuda_dptr in[2];
-  long long sizes[OPSCUDA_MAX_DIMS];
-  long long strides[2][OPSCUDA_MAX_DIMS];
-} opscuda_ew;
-
 // ---- Every entry point, declared once: X(name, (parameters)). Each returns a cudaError_t.
 // csrc/stub.cc defines the same list for builds without CUDA from this one declaration.
 //
@@ -59,6 +43,16 @@ typedef struct {
 typedef unsigned long long opscuda_stream;
 typedef unsigned long long opscuda_event;
 typedef unsigned long long opscuda_graph;
+
+// The parameters of an elementwise kernel, first in its parameter list: out[i] = f(in[0][off0(i)],
+// in[1][off1(i)], ...) for i in [0, n) on stream st of device, out contiguous, dtype the operands'
+// element type (OPSCUDA_FLOAT32, ...). out and in[0..nin) are device addresses (an operand's
+// first element: base + offset). The operands' logical shape, dimensions merged, is
+// sizes[0..ndim) (outermost first, ndim <= OPSCUDA_MAX_DIMS) and strides[k*ndim + d] is operand
+// k's stride along dimension d; sizes and strides NULL mean contiguous operands of n elements.
+#define OPSCUDA_EW                                                                           \
+  opscuda_stream st, int device, int dtype, opscuda_dptr out, const opscuda_dptr *in, int nin, \
+      long long n, int ndim, const long long *sizes, const long long *strides
 
 // Error codes beyond cudaError_t's range. OPSCUDA_ERROR_CUBLAS_BASE + s: cuBLAS returned the
 // cublasStatus_t s. OPSCUDA_ERROR_CUBLAS_MISSING: libcublasLt could not be loaded (the error
@@ -135,25 +129,22 @@ typedef unsigned long long opscuda_graph;
   X(graph_end, (int device, opscuda_stream stream, opscuda_graph* graph))                     \
   X(graph_launch, (int device, opscuda_graph graph, opscuda_stream stream))                   \
   X(graph_destroy, (int device, opscuda_graph graph))                                         \
-  /* Kernels. out is a fresh contiguous buffer; inputs are read only. */                      \
-  X(add_scalar, (opscuda_stream stream, const opscuda_ew* e, double s))                       \
-  X(scale, (opscuda_stream stream, const opscuda_ew* e, double s))                            \
-  X(axpby, (opscuda_stream stream, const opscuda_ew* e, double a, double b))                  \
-  X(polynomial, (opscuda_stream stream, const opscuda_ew* e, double a, double b, double c,    \
-                 double d))                                                                   \
-  /* in: g, x */                                                                              \
-  X(polynomial_backward, (opscuda_stream stream, const opscuda_ew* e, double a, double b,     \
-                          double c))                                                          \
+  /* Kernels. out is a fresh contiguous buffer; inputs are read only. Elementwise ones */    \
+  /* (OPSCUDA_EW) over nin = 1 input x, or 2 for axpby (x, y) and polynomial_backward (g, x). */ \
+  X(add_scalar, (OPSCUDA_EW, double s))                                                       \
+  X(scale, (OPSCUDA_EW, double s))                                                            \
+  X(axpby, (OPSCUDA_EW, double a, double b))                                                  \
+  X(polynomial, (OPSCUDA_EW, double a, double b, double c, double d))                         \
+  X(polynomial_backward, (OPSCUDA_EW, double a, double b, double c))                          \
   /* Strided gather. */                                                                       \
-  X(copy, (opscuda_stream stream, const opscuda_ew* e))                                       \
-  /* AsType: out (contiguous, dtype out_dtype) = in[0] (e->dtype, strided) converted: */      \
-  /* widening exact, narrowing to nearest even (through float32 from float64). */            \
-  X(convert, (opscuda_stream stream, const opscuda_ew* e, int out_dtype))                     \
+  X(copy, (OPSCUDA_EW))                                                                       \
+  /* AsType: out (contiguous, dtype out_dtype) = x (dtype, strided) converted: widening */     \
+  /* exact, narrowing to nearest even (through float32 from float64). */                      \
+  X(convert, (OPSCUDA_EW, int out_dtype))                                                     \
   /* out = g*x/norm (0 where norm == 0); g and norm point at one element each (0-d). */       \
-  X(norm_backward, (opscuda_stream stream, const opscuda_ew* e, opscuda_dptr g,               \
-                    opscuda_dptr norm))                                                       \
-  /* out[0] = sqrt(sum of x^2) over in[0], summed in double (one kernel, deterministic). */   \
-  X(norm, (opscuda_stream stream, const opscuda_ew* e))                                       \
+  X(norm_backward, (OPSCUDA_EW, opscuda_dptr g, opscuda_dptr norm))                           \
+  /* out[0] = sqrt(sum of x^2) over x, summed in double (one kernel, deterministic). */       \
+  X(norm, (OPSCUDA_EW))                                                                       \
   /* NarrowBackward: out (contiguous, shape sizes[0..ndim)) is zero except along dim for */    \
   /* indices [start, start+len), where it holds g (strides gstrides, len at dim). */           \
   X(narrow_backward, (opscuda_stream stream, int device, int dtype, opscuda_dptr out,         \

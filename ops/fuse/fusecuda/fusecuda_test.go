@@ -75,7 +75,7 @@ func TestCompile(t *testing.T) {
 				continue
 			}
 			for k := range c.Chain.NumOutputs() {
-				src, err := c.Chain.GradSource(k, 100, dts...)
+				src, err := c.Chain.GradSourceFor([]int{k}, 100, dts...)
 				if err != nil {
 					t.Fatalf("%s %v backward %d: %v", c.Name, d, k, err)
 				}

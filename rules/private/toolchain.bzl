@@ -1,0 +1,69 @@
+"""What every rule that compiles or links CUDA starts with: the CUDA toolchain, found or failed
+clearly, and the GPU archs to build for.
+
+A rule lists CUDA_TOOLCHAINS as its toolchains and CUDA_ATTRS among its attributes, then calls
+build_cuda(ctx) (false under --config=cpu), find_cuda(ctx, kind) and target_archs(ctx, cuda, kind).
+"""
+
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
+load(":actions.bzl", "CUDA_TOOLCHAIN_TYPE")
+load(":archs.bzl", "resolve_archs")
+
+# The C++ toolchain (the host compiler, the link) and the CUDA one, optional so that a missing
+# toolkit is reported by find_cuda, naming the target, rather than by toolchain resolution.
+CUDA_TOOLCHAINS = use_cpp_toolchain() + [config_common.toolchain_type(CUDA_TOOLCHAIN_TYPE, mandatory = False)]
+
+# The settings find_cuda and target_archs read, and the C++ toolchain.
+CUDA_ATTRS = {
+    "_archs": attr.label(default = Label("//toolchains:archs")),
+    "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
+    "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
+    "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+}
+
+def build_cuda(ctx):
+    """Whether CUDA is built (False under --config=cpu: no toolkit needed, nothing compiled)."""
+    return ctx.attr._build_cuda[BuildSettingInfo].value
+
+def find_cuda(ctx, kind):
+    """The CudaToolchainInfo of the toolchain selected for ctx, or a failure naming the target.
+
+    Args:
+      ctx: the rule context (a rule with CUDA_TOOLCHAINS and CUDA_ATTRS).
+      kind: the rule's name, for messages ("cu_library").
+
+    Returns:
+      CudaToolchainInfo of an available toolkit.
+    """
+    toolchain = ctx.toolchains[CUDA_TOOLCHAIN_TYPE]
+    if not toolchain:
+        fail(("%s %s: no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version=%s; " +
+              "the declared toolkits are the `version_*` settings in @cuda//:BUILD.bazel (rules_cuda_go " +
+              "registers @cuda//:all; WORKSPACE users call rules_cuda_go_toolchains()).") % (kind, ctx.label, ctx.attr._cuda_version[BuildSettingInfo].value))
+    cuda = toolchain.cuda
+    if not cuda.available:
+        fail("%s %s needs the CUDA toolkit: %s" % (kind, ctx.label, cuda.missing_message))
+    return cuda
+
+def target_archs(ctx, cuda, kind):
+    """The -gencode flags of the target's arch spec: its archs attribute, else --cuda_archs.
+
+    Args:
+      ctx: the rule context (a rule with CUDA_ATTRS; an `archs` attribute is optional).
+      cuda: CudaToolchainInfo.
+      kind: the rule's name, for messages.
+
+    Returns:
+      (gencode, spec): the sorted -gencode flags and the spec they came from; fails, naming the
+      bad entry, when the spec does not resolve.
+    """
+    archs = getattr(ctx.attr, "archs", "")
+    if archs:
+        spec, where = archs, "the archs attribute of %s" % ctx.label
+    else:
+        spec, where = ctx.attr._archs[BuildSettingInfo].value, "--@rules_cuda_go//toolchains:archs (--cuda_archs)"
+    gencode, err = resolve_archs(spec, cuda, where)
+    if err:
+        fail("%s %s: %s" % (kind, ctx.label, err))
+    return gencode, spec
