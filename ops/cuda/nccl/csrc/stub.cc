@@ -13,10 +13,11 @@ const char* opsnccl_load_error(void) {
   return "this binary was built without CUDA (--config=cpu), so without NCCL";
 }
 int opsnccl_unique_id(char*) { return OPSNCCL_ERROR_MISSING; }
-int opsnccl_init(int n, const int*, const int*, int, const char*, int, opsnccl_comm* comms) {
+int opsnccl_init(int n, const int*, const int*, int, const char*, opsnccl_comm* comms) {
   for (int i = 0; i < n; i++) comms[i] = 0;
   return OPSNCCL_ERROR_MISSING;
 }
+int opsnccl_split(int, const opsnccl_comm*) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_status(opsnccl_comm, int* state) {
   *state = 0;
   return OPSNCCL_ERROR_MISSING;
