@@ -36,9 +36,11 @@ import (
 type Comm struct {
 	device, rank, size int
 
-	mu    sync.RWMutex // held for writing by abort and Close, for reading by NCCL calls
-	h     C.opsnccl_comm
-	state error // why the communicator cannot be used (nil while it can)
+	mu sync.RWMutex // held for writing to free h (abort, Close), for reading by NCCL calls
+	h  C.opsnccl_comm
+
+	smu   sync.Mutex
+	state error // why the communicator cannot be used (nil while it can); set before h is freed
 
 	clique *clique // shared by the ranks of NewComms, nil for NewComm's
 	seqMu  sync.Mutex
@@ -193,10 +195,32 @@ func (c *Comm) usable(op string) (C.opsnccl_comm, error) {
 	if c == nil {
 		return 0, fmt.Errorf("nccl: %s: communicator is nil: %w", op, ops.ErrNil)
 	}
-	if c.state != nil {
-		return 0, fmt.Errorf("nccl: %s on %v: %w", op, c, c.state)
+	if err := c.err(); err != nil {
+		return 0, fmt.Errorf("nccl: %s on %v: %w", op, c, err)
 	}
 	return c.h, nil
+}
+
+// err returns why the communicator cannot be used, nil while it can.
+func (c *Comm) err() error {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.state
+}
+
+// fail records why the communicator cannot be used (the first reason
+// stays): from then on every call returns it.
+func (c *Comm) fail(why error) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.state != nil {
+		return
+	}
+	if errors.Is(why, ErrAborted) || errors.Is(why, ErrClosed) {
+		c.state = why
+	} else {
+		c.state = fmt.Errorf("%w: %w", why, ErrAborted)
+	}
 }
 
 // status returns NCCL's asynchronous state of the communicator: nil when
@@ -221,7 +245,7 @@ func (c *Comm) status(op string) error {
 	err = check(fmt.Sprintf("%s on %v", op, c), code, h)
 	c.mu.RUnlock()
 	if err != nil {
-		c.abort(err)
+		c.abortSoon(err)
 		return fmt.Errorf("%w: %w", err, ErrAborted)
 	}
 	return nil
@@ -249,10 +273,11 @@ func (c *Comm) ready(ctx context.Context, op string) error {
 	}
 }
 
-// cancel aborts the communicator because ctx ended with cause.
+// cancel aborts the communicator because ctx ended with cause, without
+// waiting for NCCL's abort to finish (see abortSoon).
 func (c *Comm) cancel(op string, cause error) error {
 	err := fmt.Errorf("nccl: %s on %v: the context ended before NCCL finished (%w), so the communicator was aborted: %w", op, c, cause, ErrAborted)
-	c.abort(err)
+	c.abortSoon(err)
 	return err
 }
 
@@ -271,8 +296,27 @@ func backoff(waited time.Duration) {
 	}
 }
 
-// abort aborts the communicator (once) and records why.
+// abort records why the communicator cannot be used and aborts it
+// (ncclCommAbort, once), after the calls in flight on it have returned.
 func (c *Comm) abort(why error) {
+	c.fail(why)
+	c.release()
+}
+
+// abortSoon records why at once, so that every later call fails, and
+// aborts the communicator from a goroutine: the caller (a context that
+// ended, an asynchronous error, a mismatch between ranks) returns its
+// error at once, while ncclCommAbort, which can take a second when a peer
+// has died, and a call still inside NCCL (one connecting to a peer that
+// never answers) are waited for in the background.
+func (c *Comm) abortSoon(why error) {
+	c.fail(why)
+	c.dog.poke()
+	go c.release()
+}
+
+// release aborts NCCL's communicator (once) after the calls in flight.
+func (c *Comm) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.h == 0 {
@@ -280,19 +324,15 @@ func (c *Comm) abort(why error) {
 	}
 	C.opsnccl_abort(c.h)
 	c.h = 0
-	if errors.Is(why, ErrAborted) {
-		c.state = why
-	} else {
-		c.state = fmt.Errorf("%w: %w", why, ErrAborted)
-	}
 	c.dog.poke()
 }
 
-// Abort aborts the communicator at once (ncclCommAbort): its kernels on
-// the GPU stop, calls in progress on it return, and every later call
-// returns an error wrapping ErrAborted. The other ranks' calls that wait
-// for this one fail or hang until their own contexts end. Aborting an
-// aborted or closed communicator does nothing.
+// Abort aborts the communicator (ncclCommAbort): every later call returns
+// an error wrapping ErrAborted at once; Abort returns when NCCL has
+// aborted it (after the calls in flight on it have returned), so its
+// kernels on the GPU have stopped. The other ranks' calls that wait for
+// this one fail or hang until their own contexts end. Aborting an aborted
+// or closed communicator does nothing.
 func (c *Comm) Abort() {
 	c.abort(fmt.Errorf("nccl: %v aborted by Abort: %w", c, ErrAborted))
 }
@@ -317,10 +357,10 @@ func (c *Comm) Close(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("nccl: Close: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
-	c.mu.RLock()
-	_, err := c.usable("Close")
-	c.mu.RUnlock()
-	if err != nil {
+	if c == nil {
+		return fmt.Errorf("nccl: Close: communicator is nil: %w", ops.ErrNil)
+	}
+	if err := c.err(); err != nil {
 		if errors.Is(err, ErrClosed) || errors.Is(err, ErrAborted) {
 			return nil
 		}
@@ -335,21 +375,21 @@ func (c *Comm) Close(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.h == 0 {
+	if c.h == 0 || c.err() != nil { // aborted meanwhile
 		return nil
 	}
 	code := C.opsnccl_finalize(c.h)
 	if code != resSuccess {
 		err := check(fmt.Sprintf("finalizing %v", c), code, c.h)
+		c.fail(err)
 		C.opsnccl_abort(c.h)
 		c.h = 0
-		c.state = fmt.Errorf("%w: %w", err, ErrAborted)
 		c.dog.poke()
 		return err
 	}
 	code = C.opsnccl_destroy(c.h)
 	c.h = 0
-	c.state = fmt.Errorf("nccl: %v: %w", c, ErrClosed)
+	c.fail(fmt.Errorf("nccl: %v: %w", c, ErrClosed))
 	c.dog.poke()
 	return check(fmt.Sprintf("destroying %v", c), code, 0)
 }

@@ -154,6 +154,10 @@ func killedPeer(t *testing.T, c *nccl.Comm) {
 		took := time.Since(start)
 		if err != nil {
 			fmt.Printf("rank %d: step %d failed after %v (deadline %v): %v\n", c.Rank(), step, took, deadline, err)
+			sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+			serr := ops.Synchronize(sctx, c.Device())
+			scancel()
+			fmt.Printf("rank %d: %v idle %v after the step began (%v)\n", c.Rank(), c.Device(), time.Since(start), serr)
 			if !errors.Is(err, nccl.ErrAborted) {
 				t.Fatalf("step %d: %v, want ErrAborted", step, err)
 			}

@@ -171,8 +171,4 @@ func (c *Comm) guard() {
 }
 
 // gone reports whether the communicator was aborted or closed.
-func (c *Comm) gone() bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.state != nil
-}
+func (c *Comm) gone() bool { return c.err() != nil }

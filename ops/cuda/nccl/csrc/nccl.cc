@@ -107,6 +107,10 @@ void load() {
               std::to_string(NCCL_MAJOR);
     return;
   }
+  // Every collective's connections are made while a communicator is created, which can be
+  // aborted, rather than in its first call, which runs on the caller's thread for a blocking
+  // communicator and cannot be (NCCL's default, 1, connects lazily). The user's setting wins.
+  setenv("NCCL_RUNTIME_CONNECT", "0", /*overwrite=*/0);
   g_version = version;
   g_path = lib.file;
   g_loaded = true;
