@@ -22,6 +22,16 @@
 
 namespace {
 
+int cuda_result(cudaError_t err) {
+  if (err == cudaSuccess) return 0;
+  (void)cudaGetLastError();
+  return OPSNCCL_ERROR_CUDA_BASE + (int)err;
+}
+
+cudaStream_t cuda_stream(unsigned long long s) {
+  return s == 0 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>(static_cast<uintptr_t>(s));
+}
+
 // The environment variable that names the library file to load, instead of searching.
 constexpr const char* kEnv = "RULES_CUDA_GO_NCCL";
 
@@ -222,6 +232,23 @@ int opsnccl_info(int* version, char* path, int len) {
 const char* opsnccl_load_error(void) {
   (void)loaded();
   return g_error.c_str();
+}
+
+int opsnccl_copy(int device, unsigned long long dst, unsigned long long src,
+                 unsigned long long bytes, unsigned long long stream) {
+  int err = cuda_result(cudaSetDevice(device));
+  if (err != 0) return err;
+  return cuda_result(cudaMemcpyAsync(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)),
+                              reinterpret_cast<const void*>(static_cast<uintptr_t>(src)),
+                              static_cast<size_t>(bytes), cudaMemcpyDeviceToDevice, cuda_stream(stream)));
+}
+
+int opsnccl_zero(int device, unsigned long long dst, unsigned long long bytes,
+                 unsigned long long stream) {
+  int err = cuda_result(cudaSetDevice(device));
+  if (err != 0) return err;
+  return cuda_result(cudaMemsetAsync(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)), 0,
+                                     static_cast<size_t>(bytes), cuda_stream(stream)));
 }
 
 #if OPSNCCL_HAVE_HEADERS

@@ -88,6 +88,12 @@ int opsnccl_abort(opsnccl_comm comm);
 // Issues n calls, between ncclGroupStart and ncclGroupEnd when grouped (always ended, also after
 // an error); the first failure's result.
 int opsnccl_run(const opsnccl_call* calls, int n, int grouped);
+// cudaMemcpyAsync of bytes from src to dst, and cudaMemsetAsync of dst to 0, device addresses of
+// device, on stream (for the gradient buckets); OPSNCCL_ERROR_CUDA_BASE + cudaError_t on failure.
+int opsnccl_copy(int device, unsigned long long dst, unsigned long long src,
+                 unsigned long long bytes, unsigned long long stream);
+int opsnccl_zero(int device, unsigned long long dst, unsigned long long bytes,
+                 unsigned long long stream);
 // ncclGetErrorString, and ncclGetLastError of comm (0: of the last call on this thread).
 const char* opsnccl_error_string(int code);
 const char* opsnccl_last_error(opsnccl_comm comm);

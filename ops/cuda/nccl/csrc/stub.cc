@@ -26,6 +26,13 @@ int opsnccl_finalize(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_destroy(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_abort(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_run(const opsnccl_call*, int, int) { return OPSNCCL_ERROR_MISSING; }
+int opsnccl_copy(int, unsigned long long, unsigned long long, unsigned long long,
+                 unsigned long long) {
+  return OPSNCCL_ERROR_MISSING;
+}
+int opsnccl_zero(int, unsigned long long, unsigned long long, unsigned long long) {
+  return OPSNCCL_ERROR_MISSING;
+}
 const char* opsnccl_error_string(int) { return opsnccl_load_error(); }
 const char* opsnccl_last_error(opsnccl_comm) { return ""; }
 
