@@ -6,6 +6,7 @@ import "C"
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
@@ -55,6 +56,7 @@ type Reducer struct {
 	own     bool // stream made by NewReducer
 	buckets []*bucket
 	where   map[*ops.Tensor]loc
+	order   []*ops.Tensor // the parameters, in the caller's order
 	removes []func()
 
 	mu   sync.Mutex
@@ -144,7 +146,7 @@ func NewReducer(ctx context.Context, comm *Comm, params []*ops.Tensor, opts Redu
 		seen[p] = true
 		dtypes[i], numels[i] = p.DType(), p.Numel()
 	}
-	r := &Reducer{comm: comm, op: Avg, stream: opts.Stream, where: map[*ops.Tensor]loc{}}
+	r := &Reducer{comm: comm, op: Avg, stream: opts.Stream, where: map[*ops.Tensor]loc{}, order: slices.Clone(params)}
 	if opts.Sum {
 		r.op = Sum
 	}
@@ -184,6 +186,53 @@ func NewReducer(ctx context.Context, comm *Comm, params []*ops.Tensor, opts Redu
 		r.removes = append(r.removes, remove)
 	}
 	return r, nil
+}
+
+// SetParams replaces the parameters, for an optimizer that makes new
+// parameter tensors (ops are functional: W' = W - lr·g is a new tensor):
+// params must match the ones the Reducer has, in order, in shape, dtype and
+// device, and be leaves that require grad. The hooks move to them; call it
+// between Wait and the next Backward.
+func (r *Reducer) SetParams(params []*ops.Tensor) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.buckets == nil {
+		return fmt.Errorf("nccl: Reducer.SetParams: the reducer is closed: %w", ErrClosed)
+	}
+	if len(params) != len(r.order) {
+		return fmt.Errorf("nccl: Reducer.SetParams: %d parameters, the reducer has %d: %w", len(params), len(r.order), ops.ErrArg)
+	}
+	for i, p := range params {
+		old := r.order[i]
+		if p == nil {
+			return fmt.Errorf("nccl: Reducer.SetParams: parameter %d is nil: %w", i, ops.ErrNil)
+		}
+		if p.DType() != old.DType() || p.Device() != old.Device() || !slices.Equal(p.Shape(), old.Shape()) {
+			return fmt.Errorf("nccl: Reducer.SetParams: parameter %d is %v, want shape %v, dtype %v on %v: %w", i, p, old.Shape(), old.DType(), old.Device(), ops.ErrShape)
+		}
+		if !p.IsLeaf() || !p.RequiresGrad() {
+			return fmt.Errorf("nccl: Reducer.SetParams: parameter %d is not a leaf that requires grad: %w", i, ops.ErrGrad)
+		}
+	}
+	for _, remove := range r.removes {
+		remove()
+	}
+	r.removes = r.removes[:0]
+	where := make(map[*ops.Tensor]loc, len(params))
+	for i, p := range params {
+		l := r.where[r.order[i]]
+		r.buckets[l.b].params[l.i] = p
+		where[p] = l
+	}
+	r.where, r.order = where, slices.Clone(params)
+	for _, p := range params {
+		remove, err := p.AddGradHook(r.hook)
+		if err != nil {
+			return fmt.Errorf("nccl: Reducer.SetParams: %w", err)
+		}
+		r.removes = append(r.removes, remove)
+	}
+	return nil
 }
 
 // Buckets returns the number of buckets.
@@ -362,7 +411,8 @@ func (r *Reducer) reset() {
 }
 
 // Close removes the grad hooks and frees the buckets (and the stream
-// NewReducer made), after the work queued on them.
+// NewReducer made), after the work queued on them. Closing a closed
+// Reducer does nothing.
 func (r *Reducer) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

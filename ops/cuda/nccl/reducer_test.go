@@ -152,8 +152,27 @@ func TestReducer(t *testing.T) {
 					if err := red.Wait(ctx); err != nil {
 						return err
 					}
-					for i, p := range m.params() {
-						got, err := p.Grad().Float64s()
+					grads := make([]*ops.Tensor, 0, 5)
+					for _, p := range m.params() {
+						grads = append(grads, p.Grad())
+					}
+					// A functional optimizer step that changes nothing: new
+					// parameter tensors (W + 0·g), handed to the reducer.
+					for _, pp := range []**ops.Tensor{&m.w1, &m.w2, &m.u, &m.z, &m.v} {
+						np, err := ops.Axpby(ctx, 1, (*pp).Detach(), 0, (*pp).Grad())
+						if err != nil {
+							return err
+						}
+						if err := np.SetRequiresGrad(true); err != nil {
+							return err
+						}
+						*pp = np
+					}
+					if err := red.SetParams(m.params()); err != nil {
+						return err
+					}
+					for i, p := range grads {
+						got, err := p.Float64s()
 						if err != nil {
 							return err
 						}
