@@ -8,11 +8,13 @@
 // mean step time over the steps after the warm-up and its loss at every
 // step.
 //
-// The model, all bfloat16 (parameters, activations, gradients, buckets;
-// no float32 master weights): L layers h = act(h·W_l), act(h) = h + h²/2
-// (ops.Polynomial), without act after the last; the loss is the mean
-// over the rank's rows of the squared error against fixed targets,
-// computed in float32. The update is W ← W − lr·g.
+// The model: bfloat16 parameters, activations, gradients and buckets, with
+// float32 master weights: L layers h = act(h·W_l), act(h) = h + h²/2
+// (ops.Polynomial), without act after the last; the loss is the sum of
+// squared errors against fixed targets over the rank's rows, divided by
+// the rows, in float32. The update is M ← M − lr·float32(g) on the float32
+// master M of each weight, then W ← bfloat16(M) (plain bfloat16 updates
+// round to nothing at these learning rates).
 //
 // With -kill-step k, rank 1 kills itself (SIGKILL) at step k after its
 // backward, and every step has a deadline (-step-timeout) and ends with
@@ -43,7 +45,7 @@ var (
 	gpus        = flag.Int("gpus", 0, "ranks (one process and GPU each); 0: every GPU")
 	dim         = flag.Int("d", 4096, "width of every layer")
 	layers      = flag.Int("layers", 8, "layers (each a d×d weight)")
-	batch       = flag.Int("batch", 8192, "global batch (rows), split across the ranks")
+	batch       = flag.Int("batch", 16384, "global batch (rows), split across the ranks")
 	steps       = flag.Int("steps", 50, "training steps")
 	warmup      = flag.Int("warmup", 10, "steps not timed")
 	lr          = flag.Float64("lr", 0.002, "SGD learning rate")
@@ -164,8 +166,12 @@ func rankMain(r string) error {
 		return err
 	}
 	ws := make([]*ops.Tensor, *layers)
+	masters := make([]*ops.Tensor, *layers)
 	for l := range ws {
 		if ws[l], err = matrix(ctx, dev, d, d, 31, 17, l*1009, float32(1.5/math.Sqrt(float64(d)))); err != nil {
+			return err
+		}
+		if masters[l], err = ws[l].AsType(ctx, ops.Float32); err != nil {
 			return err
 		}
 		if err := ws[l].SetRequiresGrad(true); err != nil {
@@ -195,7 +201,7 @@ func rankMain(r string) error {
 			sctx, scancel = context.WithTimeout(ctx, *stepTimeout)
 		}
 		t0 := time.Now()
-		loss, err := trainStep(sctx, comm, red, ws, x, target, rank, step)
+		loss, err := trainStep(sctx, red, ws, masters, x, target, rank, step)
 		if err == nil && *killStep >= 0 {
 			err = comm.Synchronize(sctx) // before the step's context ends
 		}
@@ -240,8 +246,9 @@ func rankMain(r string) error {
 
 // trainStep runs forward, backward (the Reducer all-reduces the gradients
 // as backward produces them), Wait and the SGD update, which replaces ws
-// with new tensors; it returns the loss (float32, 0-d) without waiting.
-func trainStep(ctx context.Context, comm *nccl.Comm, red *nccl.Reducer, ws []*ops.Tensor, x, target *ops.Tensor, rank, step int) (*ops.Tensor, error) {
+// and masters with new tensors; it returns the loss (float32, 0-d) without
+// waiting.
+func trainStep(ctx context.Context, red *nccl.Reducer, ws, masters []*ops.Tensor, x, target *ops.Tensor, rank, step int) (*ops.Tensor, error) {
 	for _, w := range ws {
 		if g := w.Grad(); g != nil {
 			g.Free()
@@ -300,13 +307,24 @@ func trainStep(ctx context.Context, comm *nccl.Comm, red *nccl.Reducer, ws []*op
 		return nil, err
 	}
 	for l, w := range ws {
-		nw, err := ops.Axpby(ctx, 1, w.Detach(), -*lr, w.Grad())
+		g32, err := w.Grad().AsType(ctx, ops.Float32)
+		if err != nil {
+			return nil, err
+		}
+		m, err := ops.Axpby(ctx, 1, masters[l], -*lr, g32)
+		if err != nil {
+			return nil, err
+		}
+		nw, err := m.AsType(ctx, ops.BFloat16)
 		if err != nil {
 			return nil, err
 		}
 		if err := nw.SetRequiresGrad(true); err != nil {
 			return nil, err
 		}
+		g32.Free()
+		masters[l].Free()
+		masters[l] = m
 		w.Grad().Free()
 		w.ZeroGrad()
 		w.Free()

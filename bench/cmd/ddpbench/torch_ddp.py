@@ -1,10 +1,11 @@
 """PyTorch DistributedDataParallel beside ddpbench: the same MLP, data, weights and steps.
 
-One process per GPU (mp.spawn, NCCL backend); the model is bfloat16 throughout (no float32 master
-weights): L layers h = h @ W_l, then h + h*h/2 (torch.addcmul: one kernel, computed in float32 and
-rounded once, as ops.Polynomial) except after the last; the loss is the sum over the rank's rows of
-the squared error in float32 divided by the rows; SGD without momentum; DDP with bucket_cap_mb
-(25 by default). Data and weights are integer patterns both sides compute exactly. Rank 0 prints
+One process per GPU (mp.spawn, NCCL backend); the model is bfloat16 (parameters, activations,
+gradients, DDP's buckets) with float32 master weights: L layers h = h @ W_l, then h + h*h/2
+(torch.addcmul: one kernel, computed in float32 and rounded once, as ops.Polynomial) except after the
+last; the loss is the sum over the rank's rows of the squared error in float32 divided by the rows;
+SGD without momentum on the masters (foreach ops: M -= lr*float32(g), then W = bfloat16(M)); DDP with
+bucket_cap_mb (25 by default). Data and weights are integer patterns both sides compute exactly. Rank 0 prints
 one JSON line: mean step time after the warm-up and its loss at every step.
 
 Run: python torch_ddp.py [--gpus N] [--d 4096] [--layers 8] [--batch 8192] [--steps 50]
@@ -58,18 +59,22 @@ def rank_main(rank, size, port, args):
     scale = 1.5 / math.sqrt(d)
     ws = [matrix(d, d, 31, 17, l * 1009, scale, dev) for l in range(args.layers)]
     model = DDP(MLP(ws), device_ids=[rank], bucket_cap_mb=args.bucket_mb)
-    opt = torch.optim.SGD(model.parameters(), lr=args.lr)
+    params = list(model.parameters())
+    masters = [p.detach().float() for p in params]
     losses = []
     start = None
     for step in range(args.steps):
         if step == args.warmup:
             torch.cuda.synchronize()
             start = time.perf_counter()
-        opt.zero_grad(set_to_none=True)
+        for p in params:
+            p.grad = None
         y = model(x)
         loss = (y - target).float().pow(2).sum() / rows
         loss.backward()
-        opt.step()
+        with torch.no_grad():
+            torch._foreach_add_(masters, [p.grad for p in params], alpha=-args.lr)
+            torch._foreach_copy_(params, masters)
         losses.append(loss.detach())
     torch.cuda.synchronize()
     per = (time.perf_counter() - start) / (args.steps - args.warmup)
@@ -87,7 +92,7 @@ def main():
     p.add_argument("--gpus", type=int, default=0)
     p.add_argument("--d", type=int, default=4096)
     p.add_argument("--layers", type=int, default=8)
-    p.add_argument("--batch", type=int, default=8192)
+    p.add_argument("--batch", type=int, default=16384)
     p.add_argument("--steps", type=int, default=50)
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--lr", type=float, default=0.002)

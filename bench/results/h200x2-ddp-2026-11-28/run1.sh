@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The first device call for issue 38 (nvidia-h200-x2), from the repository root with .gpu/ddp carried:
+# The first device call for issue 38 (nvidia-h200-x2), from the repository root with .gpu/ddp carried
+# (this script, the packed tests, both ncclbench binaries, and bench/cmd/ncclbench/*.py in .gpu/ddp/py):
 # the NCCL tests, then ncclbench before (main's non-blocking default) and after (blocking calls +
 # watchdog; once with context.Background(), once with a deadline on every call so the watchdog
 # follows each call) and torch_bench.py, twice, in one call. Writes $OUT/*.jsonl, $OUT/run1.log.
@@ -14,7 +15,7 @@ export RULES_CUDA_GO_NCCL=$nccl
   grep -h -E "returned after|failed after|kills itself|--- (PASS|FAIL)" $d/tests/out/*.log
   xz -dkf $d/ncclbench.before.xz $d/ncclbench.after.xz
   chmod +x $d/ncclbench.before $d/ncclbench.after
-  b=bench/cmd/ncclbench
+  b=$d/py
   python3 $b/torch_bench.py >$OUT/torch1.jsonl
   $d/ncclbench.before -label before >$OUT/before.jsonl
   $d/ncclbench.after -label after >$OUT/after.jsonl
