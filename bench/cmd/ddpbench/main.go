@@ -48,7 +48,7 @@ var (
 	batch       = flag.Int("batch", 16384, "global batch (rows), split across the ranks")
 	steps       = flag.Int("steps", 50, "training steps")
 	warmup      = flag.Int("warmup", 10, "steps not timed")
-	lr          = flag.Float64("lr", 0.002, "SGD learning rate")
+	lr          = flag.Float64("lr", 0.001, "SGD learning rate")
 	bucketBytes = flag.Int("bucket", nccl.DefaultBucketBytes, "Reducer bucket size, bytes")
 	label       = flag.String("label", "go", "the impl field of the JSON line")
 	killStep    = flag.Int("kill-step", -1, "rank 1 kills itself at this step (and every step gets -step-timeout)")
@@ -230,16 +230,22 @@ func rankMain(r string) error {
 	}
 	if rank == 0 {
 		res := result{Impl: *label, GPUs: size, StepMs: per * 1e3, Params: *layers * d * d, Buckets: red.Buckets()}
-		for _, l := range losses {
+		for i, l := range losses {
 			v, err := l.Item()
 			if err != nil {
 				return err
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				fmt.Fprintf(os.Stderr, "%s: the loss is %v at step %d: training diverged (losses kept up to there)\n", *label, v, i)
+				break
 			}
 			res.Losses = append(res.Losses, v)
 		}
 		b, _ := json.Marshal(res)
 		fmt.Println(string(b))
-		fmt.Fprintf(os.Stderr, "%s: %d GPU(s), %.2f ms/step, loss %.5g -> %.5g\n", *label, size, per*1e3, res.Losses[0], res.Losses[len(res.Losses)-1])
+		if n := len(res.Losses); n > 0 {
+			fmt.Fprintf(os.Stderr, "%s: %d GPU(s), %.2f ms/step, loss %.5g -> %.5g\n", *label, size, per*1e3, res.Losses[0], res.Losses[n-1])
+		}
 	}
 	return comm.Close(rctx)
 }

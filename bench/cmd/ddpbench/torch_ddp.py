@@ -95,7 +95,7 @@ def main():
     p.add_argument("--batch", type=int, default=16384)
     p.add_argument("--steps", type=int, default=50)
     p.add_argument("--warmup", type=int, default=10)
-    p.add_argument("--lr", type=float, default=0.002)
+    p.add_argument("--lr", type=float, default=0.001)
     p.add_argument("--bucket-mb", type=float, default=25)
     p.add_argument("--label", default="torch")
     args = p.parse_args()
