@@ -47,6 +47,13 @@ def main():
             if (impl, n) in runs:
                 l = runs[(impl, n)][0]["losses"]
                 print("%s %d GPU(s) losses: %s" % (impl, n, " ".join("%.5g" % v for v in l[::7] + [l[-1]])))
+    for n in sorted({k[1] for k in runs}):
+        if ("go", n) in runs and ("torch", n) in runs:
+            ug, ut = runs[("go", n)][0].get("update_norms"), runs[("torch", n)][0].get("update_norms")
+            if ug and ut:
+                print("%d GPU(s): update norms go %s, torch %s, largest relative difference %.2e" % (
+                    n, " ".join("%.4g" % v for v in ug), " ".join("%.4g" % v for v in ut),
+                    max(abs(a - b) / max(abs(b), 1e-30) for a, b in zip(ug, ut))))
     for e in events:
         print("event:", json.dumps(e))
 

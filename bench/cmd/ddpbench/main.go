@@ -5,8 +5,8 @@
 // DistributedDataParallel: the same data and initial weights (integer
 // patterns both sides compute exactly), the same global batch split
 // across the ranks, the same bucket size. Rank 0 prints one JSON line: the
-// mean step time over the steps after the warm-up and its loss at every
-// step.
+// mean step time over the steps after the warm-up, its loss at every step
+// and the norm of what the steps changed in each layer's float32 master.
 //
 // The model: bfloat16 parameters, activations, gradients and buckets, with
 // float32 master weights: L layers h = act(h·W_l), act(h) = h + h²/2
@@ -63,6 +63,9 @@ type result struct {
 	Params  int       `json:"params"`
 	Buckets int       `json:"buckets"`
 	Losses  []float64 `json:"losses"`
+	// Updates is ‖M_l − M_l(0)‖ of each layer's float32 master after the
+	// steps: what the training changed, where the loss moves little.
+	Updates []float64 `json:"update_norms"`
 }
 
 func main() {
@@ -178,6 +181,12 @@ func rankMain(r string) error {
 			return err
 		}
 	}
+	start0 := make([]*ops.Tensor, *layers) // the masters' initial values
+	for l, m := range masters {
+		if start0[l], err = ops.Scale(ctx, m, 1); err != nil {
+			return err
+		}
+	}
 	red, err := nccl.NewReducer(ctx, comm, ws, nccl.ReducerOptions{BucketBytes: *bucketBytes})
 	if err != nil {
 		return err
@@ -240,6 +249,21 @@ func rankMain(r string) error {
 				break
 			}
 			res.Losses = append(res.Losses, v)
+		}
+		for l, m := range masters {
+			dm, err := ops.Axpby(ctx, 1, m, -1, start0[l])
+			if err != nil {
+				return err
+			}
+			n, err := ops.Norm(ctx, dm)
+			if err != nil {
+				return err
+			}
+			v, err := n.Item()
+			if err != nil {
+				return err
+			}
+			res.Updates = append(res.Updates, v)
 		}
 		b, _ := json.Marshal(res)
 		fmt.Println(string(b))

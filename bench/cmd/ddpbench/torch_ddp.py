@@ -6,7 +6,8 @@ gradients, DDP's buckets) with float32 master weights: L layers h = h @ W_l, the
 last; the loss is the sum over the rank's rows of the squared error in float32 divided by the rows;
 SGD without momentum on the masters (foreach ops: M -= lr*float32(g), then W = bfloat16(M)); DDP with
 bucket_cap_mb (25 by default). Data and weights are integer patterns both sides compute exactly. Rank 0 prints
-one JSON line: mean step time after the warm-up and its loss at every step.
+one JSON line: mean step time after the warm-up, its loss at every step and the norm of what the
+steps changed in each layer's float32 master (update_norms).
 
 Run: python torch_ddp.py [--gpus N] [--d 4096] [--layers 8] [--batch 8192] [--steps 50]
 """
@@ -61,6 +62,7 @@ def rank_main(rank, size, port, args):
     model = DDP(MLP(ws), device_ids=[rank], bucket_cap_mb=args.bucket_mb)
     params = list(model.parameters())
     masters = [p.detach().float() for p in params]
+    start0 = [m.clone() for m in masters]
     losses = []
     start = None
     for step in range(args.steps):
@@ -80,7 +82,8 @@ def rank_main(rank, size, port, args):
     per = (time.perf_counter() - start) / (args.steps - args.warmup)
     if rank == 0:
         print(json.dumps({"impl": args.label, "gpus": size, "step_ms": per * 1e3, "params": args.layers * d * d,
-                          "losses": [l.item() for l in losses]}), flush=True)
+                          "losses": [l.item() for l in losses],
+                          "update_norms": [(m - m0).norm().item() for m, m0 in zip(masters, start0)]}), flush=True)
         print("%s: %d GPU(s), %.2f ms/step, loss %.5g -> %.5g" % (args.label, size, per * 1e3, losses[0].item(),
                                                                  losses[-1].item()), file=sys.stderr, flush=True)
     dist.barrier()
