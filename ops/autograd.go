@@ -96,6 +96,80 @@ func (t *Tensor) ZeroGrad() {
 	t.gradMu.Unlock()
 }
 
+// GradHook is run by Backward (and BackwardWithGrad) on a leaf once its
+// gradient of that pass is final: after the gradients of every use of the
+// leaf in the graph have been accumulated into leaf.Grad(). It runs on
+// Backward's goroutine with Backward's context, while the rest of the
+// backward pass is still to be queued, so work it queues on another stream
+// (cuda.WithStream), such as an all-reduce of the gradient, overlaps the
+// rest of the pass: the Go analogue of PyTorch's
+// register_post_accumulate_grad_hook, on which DistributedDataParallel's
+// gradient buckets are built. An error stops Backward, which returns it
+// wrapped.
+type GradHook func(ctx context.Context, leaf *Tensor) error
+
+// AddGradHook adds h to the hooks Backward runs on the leaf t once its
+// gradient is final (see GradHook), after those added before; remove takes
+// it away again. It fails with ErrGrad on a tensor that is not a leaf.
+func (t *Tensor) AddGradHook(h GradHook) (remove func(), err error) {
+	if err := t.checkNil("AddGradHook", "tensor"); err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, opErr("AddGradHook", "h", ErrArg, "hook is nil")
+	}
+	if t.node != nil {
+		return nil, opErr("AddGradHook", "tensor", ErrGrad, "tensor is not a leaf (it was computed by %s): hooks run on leaves", t.node.name)
+	}
+	p := &h
+	t.gradMu.Lock()
+	t.hooks = append(t.hooks, p)
+	t.gradMu.Unlock()
+	return func() {
+		t.gradMu.Lock()
+		defer t.gradMu.Unlock()
+		t.hooks = slices.DeleteFunc(t.hooks, func(q *GradHook) bool { return q == p })
+	}, nil
+}
+
+// SetGrad replaces the leaf's gradient with g (nil drops it, as ZeroGrad
+// does), which must have t's shape, dtype and device and be contiguous; the
+// next Backward accumulates into it. Like assigning to a PyTorch
+// parameter's .grad.
+func (t *Tensor) SetGrad(g *Tensor) error {
+	if err := t.checkNil("SetGrad", "tensor"); err != nil {
+		return err
+	}
+	if t.node != nil {
+		return opErr("SetGrad", "tensor", ErrGrad, "tensor is not a leaf (it was computed by %s)", t.node.name)
+	}
+	if g != nil {
+		if err := g.check("SetGrad", "g"); err != nil {
+			return err
+		}
+		if g.device != t.device || g.dtype != t.dtype || !slices.Equal(g.shape, t.shape) || !g.IsContiguous() {
+			return opErr("SetGrad", "g", ErrShape, "gradient %v must be contiguous with shape %v, dtype %v, device %v (the tensor's)", g, t.shape, t.dtype, t.device)
+		}
+	}
+	t.gradMu.Lock()
+	t.grad = g
+	t.gradMu.Unlock()
+	return nil
+}
+
+// runHooks runs the leaf's grad hooks (see GradHook).
+func (t *Tensor) runHooks(ctx context.Context) error {
+	t.gradMu.Lock()
+	hs := slices.Clone(t.hooks)
+	t.gradMu.Unlock()
+	for _, h := range hs {
+		if err := (*h)(ctx, t); err != nil {
+			return fmt.Errorf("ops.Backward: grad hook of leaf %v: %w", t, err)
+		}
+	}
+	return nil
+}
+
 // Detach returns a view of t sharing its storage that is a leaf and does
 // not require grad: ops on it record nothing. It is the way to run
 // computations without building a graph (Go has no goroutine-local "no
@@ -183,6 +257,9 @@ func (t *Tensor) BackwardWithGrad(ctx context.Context, grad *Tensor) error {
 				return fmt.Errorf("ops.Backward: stopped before accumulating into a leaf: %w", err)
 			}
 			if err := v.leaf.accumulateGrad(ctx, g, own); err != nil {
+				return err
+			}
+			if err := v.leaf.runHooks(ctx); err != nil {
 				return err
 			}
 			continue

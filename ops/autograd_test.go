@@ -332,3 +332,101 @@ func TestLongChain(t *testing.T) {
 		t.Fatalf("grad %v", g)
 	}
 }
+
+// TestGradHooks: a leaf's hooks run once per Backward, after every use of
+// the leaf has been accumulated (a leaf used twice sees the sum), in the
+// order added, before the leaves Backward reaches later; a leaf that gets
+// no gradient runs none; an error stops Backward; remove works; SetGrad
+// replaces the gradient.
+func TestGradHooks(t *testing.T) {
+	ctx := context.Background()
+	a := leaf(t, 1, []int{3}, "contiguous")
+	b := leaf(t, 2, []int{3}, "contiguous")
+	unused := leaf(t, 3, []int{3}, "contiguous")
+	var seen []string
+	var gradA []float64
+	hook := func(name string) GradHook {
+		return func(ctx context.Context, l *Tensor) error {
+			seen = append(seen, name)
+			if l == a && name == "a1" {
+				g, err := l.Grad().Float64s()
+				if err != nil {
+					return err
+				}
+				gradA = g
+			}
+			return nil
+		}
+	}
+	for _, h := range []struct {
+		t    *Tensor
+		name string
+	}{{a, "a1"}, {a, "a2"}, {b, "b"}, {unused, "unused"}} {
+		if _, err := h.t.AddGradHook(hook(h.name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// y = a*a (elementwise via Polynomial of a plus a) + b: loss = ||(a^2 + a) + 2b||.
+	sq, err := Polynomial(ctx, a, 0, 1, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Axpby(ctx, 1, sq, 1, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := Axpby(ctx, 1, s, 2, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss, err := Norm(ctx, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loss.Backward(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seen, []string{"b", "a1", "a2"}) && !slices.Equal(seen, []string{"a1", "a2", "b"}) {
+		t.Fatalf("hooks ran %v, want a1, a2 and b once each (a1 before a2), not unused", seen)
+	}
+	want, err := a.Grad().Float64s()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gradA, want) {
+		t.Fatalf("hook saw grad %v, final grad %v", gradA, want)
+	}
+	// An error stops Backward.
+	boom := errors.New("boom")
+	remove, err := b.AddGradHook(func(context.Context, *Tensor) error { return boom })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loss.Backward(ctx); !errors.Is(err, boom) {
+		t.Fatalf("Backward with a failing hook = %v, want boom", err)
+	}
+	remove()
+	if err := loss.Backward(ctx); err != nil {
+		t.Fatalf("Backward after remove: %v", err)
+	}
+	if _, err := y.AddGradHook(hook("y")); !errors.Is(err, ErrGrad) {
+		t.Fatalf("AddGradHook on a non-leaf = %v, want ErrGrad", err)
+	}
+	if _, err := a.AddGradHook(nil); !errors.Is(err, ErrArg) {
+		t.Fatalf("AddGradHook(nil) = %v, want ErrArg", err)
+	}
+	z, err := Zeros(Float64, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetGrad(z); err != nil || a.Grad() != z {
+		t.Fatalf("SetGrad = %v, Grad %v", err, a.Grad())
+	}
+	bad, _ := Zeros(Float32, 3)
+	if err := a.SetGrad(bad); !errors.Is(err, ErrShape) {
+		t.Fatalf("SetGrad of a float32 gradient = %v, want ErrShape", err)
+	}
+	if err := y.SetGrad(nil); !errors.Is(err, ErrGrad) {
+		t.Fatalf("SetGrad on a non-leaf = %v, want ErrGrad", err)
+	}
+}

@@ -30,6 +30,7 @@ type Tensor struct {
 
 	gradMu sync.Mutex
 	grad   *Tensor
+	hooks  []*GradHook // run by Backward once the leaf's gradient is final
 }
 
 // buffer is shared by all views of one storage. The runtime cleanup that

@@ -33,7 +33,7 @@ var (
 	inProcess = flag.Bool("inprocess", false, "one goroutine per GPU in this process instead of one process per GPU")
 	peer      = flag.Bool("peer", true, "also measure peer copies cuda:0 -> cuda:1")
 	label     = flag.String("label", "go", "the impl field of the JSON lines")
-	blocking  = flag.Bool("blocking", false, "blocking communicators (nccl.Blocking) instead of non-blocking ones")
+	deadline  = flag.Duration("deadline", 0, "give every call a context with this timeout (so the communicator's watchdog follows each call); 0: context.Background()")
 )
 
 // result is one measurement, printed as a JSON line.
@@ -73,7 +73,7 @@ func run() error {
 		fmt.Fprintf(os.Stderr, "NCCL %d from %s, %d GPU(s)\n", v, path, n)
 	}
 	if *inProcess {
-		comms, err := nccl.NewComms(ctx, devices(n), opts()...)
+		comms, err := nccl.NewComms(ctx, devices(n))
 		if err != nil {
 			return err
 		}
@@ -97,13 +97,6 @@ func run() error {
 	}
 	if *peer && n >= 2 {
 		return peerCopies(ctx)
-	}
-	return nil
-}
-
-func opts() []nccl.Option {
-	if *blocking {
-		return []nccl.Option{nccl.Blocking()}
 	}
 	return nil
 }
@@ -152,7 +145,7 @@ func child(ctx context.Context, r string) error {
 	if err != nil {
 		return err
 	}
-	c, err := nccl.NewComm(rctx, rank, id, rank, size, opts()...)
+	c, err := nccl.NewComm(rctx, rank, id, rank, size)
 	if err != nil {
 		return err
 	}
@@ -176,6 +169,11 @@ func iters(b int64) int {
 // bench times AllReduce and AllGather at every size on rank c; rank 0
 // prints the results.
 func bench(ctx context.Context, c *nccl.Comm) error {
+	if *deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *deadline)
+		defer cancel()
+	}
 	n := c.Size()
 	buf, err := zeros(ctx, c.Device(), *maxBytes/4)
 	if err != nil {

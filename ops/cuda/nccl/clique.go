@@ -49,10 +49,10 @@ type record struct {
 }
 
 // abort aborts every rank (a mismatch leaves the ranks that made the
-// other call waiting for ever).
+// other call waiting for ever), without waiting for NCCL (see abortSoon).
 func (q *clique) abort(why error) {
 	for _, c := range q.comms {
-		c.abort(why)
+		c.abortSoon(why)
 	}
 }
 

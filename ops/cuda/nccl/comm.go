@@ -22,24 +22,31 @@ import (
 // requires every rank to issue the same collectives in the same order, so
 // one goroutine normally drives one Comm.
 //
-// Communicators are non-blocking (ncclConfig_t.blocking = 0) unless made
-// with the Blocking option: no NCCL call blocks the calling thread, and a call that NCCL reports in progress is
-// polled until it completes or its context is done. A context that is done
-// before the call, or the device work it queued, has completed aborts the
-// communicator (ncclCommAbort), which stops its kernels on the GPU; the
+// A Comm is fast and abortable at once. Creating it is a non-blocking NCCL
+// operation (so a context can end the wait for ranks that never join); the
+// communicator every later call uses is then split from it as a blocking one
+// (ncclConfig_t.blocking = 1), whose calls NCCL launches on the calling
+// thread, as torch.distributed's are. A call returns once its work is queued;
+// when its context can end, a watchdog goroutine of the Comm follows that
+// work, and if the context is done before the work has completed it aborts
+// the communicator (ncclCommAbort), which stops its kernels on the GPU; the
 // communicator is then unusable and every later call returns an error
 // wrapping ErrAborted. NCCL's asynchronous errors (a peer that failed, a
 // network error) abort it the same way and are returned by the next call.
 type Comm struct {
 	device, rank, size int
 
-	mu    sync.RWMutex // held for writing by abort and Close, for reading by NCCL calls
-	h     C.opsnccl_comm
-	state error // why the communicator cannot be used (nil while it can)
+	mu sync.RWMutex // held for writing to free h (abort, Close), for reading by NCCL calls
+	h  C.opsnccl_comm
+
+	smu   sync.Mutex
+	state error // why the communicator cannot be used (nil while it can); set before h is freed
 
 	clique *clique // shared by the ranks of NewComms, nil for NewComm's
 	seqMu  sync.Mutex
 	seq    uint64 // collectives checked so far
+
+	dog dog // follows the work of calls whose contexts can end
 }
 
 // Device returns the GPU of this rank.
@@ -65,7 +72,7 @@ func (c *Comm) String() string {
 // operation, dtype, count, reduction or root) gets an error wrapping
 // ops.ErrShape instead of issuing it, and every rank is aborted (the
 // others would wait for ever for a matching call).
-func NewComms(ctx context.Context, devices []int, opts ...Option) ([]*Comm, error) {
+func NewComms(ctx context.Context, devices []int) ([]*Comm, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("nccl: NewComms: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
@@ -90,7 +97,7 @@ func NewComms(ctx context.Context, devices []int, opts ...Option) ([]*Comm, erro
 	for i := range ranks {
 		ranks[i] = i
 	}
-	comms, err := initComms(ctx, "NewComms", devices, ranks, len(devices), id, collect(opts))
+	comms, err := initComms(ctx, "NewComms", devices, ranks, len(devices), id)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +114,7 @@ func NewComms(ctx context.Context, devices []int, opts ...Option) ([]*Comm, erro
 // see Rendezvous, ReadIDFile and ParseUniqueID) and its own rank, and
 // device is its GPU. The call returns when all size ranks have joined; if
 // ctx is done first, the rank is aborted and the error wraps ctx.Err().
-func NewComm(ctx context.Context, device int, id UniqueID, rank, size int, opts ...Option) (*Comm, error) {
+func NewComm(ctx context.Context, device int, id UniqueID, rank, size int) (*Comm, error) {
 	if ctx == nil {
 		return nil, fmt.Errorf("nccl: NewComm: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
@@ -117,7 +124,7 @@ func NewComm(ctx context.Context, device int, id UniqueID, rank, size int, opts 
 	if err := checkDevice("NewComm", device); err != nil {
 		return nil, err
 	}
-	cs, err := initComms(ctx, "NewComm", []int{device}, []int{rank}, size, id, collect(opts))
+	cs, err := initComms(ctx, "NewComm", []int{device}, []int{rank}, size, id)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +142,7 @@ func checkDevice(op string, d int) error {
 	return nil
 }
 
-func initComms(ctx context.Context, op string, devices, ranks []int, size int, id UniqueID, o options) ([]*Comm, error) {
+func initComms(ctx context.Context, op string, devices, ranks []int, size int, id UniqueID) ([]*Comm, error) {
 	n := len(devices)
 	cdev := (*C.int)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(C.int(0)))))
 	defer C.free(unsafe.Pointer(cdev))
@@ -149,11 +156,7 @@ func initComms(ctx context.Context, op string, devices, ranks []int, size int, i
 	for i := range devices {
 		devs[i], rs[i] = C.int(devices[i]), C.int(ranks[i])
 	}
-	blocking := C.int(0)
-	if o.blocking {
-		blocking = 1
-	}
-	code := C.opsnccl_init(C.int(n), cdev, crank, C.int(size), (*C.char)(cid), blocking, chs)
+	code := C.opsnccl_init(C.int(n), cdev, crank, C.int(size), (*C.char)(cid), chs)
 	if code != resSuccess && code != resInProgress {
 		return nil, check(fmt.Sprintf("%s: creating ranks %v of %d on cuda:%v", op, ranks, size, devices), code, 0)
 	}
@@ -161,12 +164,26 @@ func initComms(ctx context.Context, op string, devices, ranks []int, size int, i
 	for i := range comms {
 		comms[i] = &Comm{device: devices[i], rank: ranks[i], size: size, h: hs[i]}
 	}
+	fail := func(err error) ([]*Comm, error) {
+		for _, o := range comms {
+			o.abort(err)
+		}
+		return nil, err
+	}
 	for _, c := range comms {
 		if err := c.ready(ctx, op); err != nil {
-			for _, o := range comms {
-				o.abort(err)
-			}
-			return nil, err
+			return fail(err)
+		}
+	}
+	// Every rank has joined: split each into the blocking communicator the
+	// calls use (a non-blocking operation of the parent, so still abortable).
+	code = C.opsnccl_split(C.int(n), chs)
+	if code != resSuccess && code != resInProgress {
+		return fail(check(fmt.Sprintf("%s: splitting ranks %v of %d into blocking communicators", op, ranks, size), code, 0))
+	}
+	for _, c := range comms {
+		if err := c.ready(ctx, op); err != nil {
+			return fail(err)
 		}
 	}
 	return comms, nil
@@ -178,10 +195,32 @@ func (c *Comm) usable(op string) (C.opsnccl_comm, error) {
 	if c == nil {
 		return 0, fmt.Errorf("nccl: %s: communicator is nil: %w", op, ops.ErrNil)
 	}
-	if c.state != nil {
-		return 0, fmt.Errorf("nccl: %s on %v: %w", op, c, c.state)
+	if err := c.err(); err != nil {
+		return 0, fmt.Errorf("nccl: %s on %v: %w", op, c, err)
 	}
 	return c.h, nil
+}
+
+// err returns why the communicator cannot be used, nil while it can.
+func (c *Comm) err() error {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.state
+}
+
+// fail records why the communicator cannot be used (the first reason
+// stays): from then on every call returns it.
+func (c *Comm) fail(why error) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if c.state != nil {
+		return
+	}
+	if errors.Is(why, ErrAborted) || errors.Is(why, ErrClosed) {
+		c.state = why
+	} else {
+		c.state = fmt.Errorf("%w: %w", why, ErrAborted)
+	}
 }
 
 // status returns NCCL's asynchronous state of the communicator: nil when
@@ -206,7 +245,7 @@ func (c *Comm) status(op string) error {
 	err = check(fmt.Sprintf("%s on %v", op, c), code, h)
 	c.mu.RUnlock()
 	if err != nil {
-		c.abort(err)
+		c.abortSoon(err)
 		return fmt.Errorf("%w: %w", err, ErrAborted)
 	}
 	return nil
@@ -234,18 +273,18 @@ func (c *Comm) ready(ctx context.Context, op string) error {
 	}
 }
 
-// cancel aborts the communicator because ctx ended with cause.
+// cancel aborts the communicator because ctx ended with cause, without
+// waiting for NCCL's abort to finish (see abortSoon).
 func (c *Comm) cancel(op string, cause error) error {
 	err := fmt.Errorf("nccl: %s on %v: the context ended before NCCL finished (%w), so the communicator was aborted: %w", op, c, cause, ErrAborted)
-	c.abort(err)
+	c.abortSoon(err)
 	return err
 }
 
 // backoff waits a little between two polls, longer the longer the caller
-// has been waiting: a non-blocking communicator launches each call from a
-// thread of NCCL's, which takes tens of microseconds, so the first
-// milliseconds only yield the processor; then it sleeps, up to a
-// millisecond at a time.
+// has been waiting: the first milliseconds only yield the processor (short
+// collectives and NCCL's initialization steps take microseconds to
+// milliseconds); then it sleeps, up to a millisecond at a time.
 func backoff(waited time.Duration) {
 	switch {
 	case waited < 2*time.Millisecond:
@@ -257,8 +296,27 @@ func backoff(waited time.Duration) {
 	}
 }
 
-// abort aborts the communicator (once) and records why.
+// abort records why the communicator cannot be used and aborts it
+// (ncclCommAbort, once), after the calls in flight on it have returned.
 func (c *Comm) abort(why error) {
+	c.fail(why)
+	c.release()
+}
+
+// abortSoon records why at once, so that every later call fails, and
+// aborts the communicator from a goroutine: the caller (a context that
+// ended, an asynchronous error, a mismatch between ranks) returns its
+// error at once, while ncclCommAbort, which can take a second when a peer
+// has died, and a call still inside NCCL (one connecting to a peer that
+// never answers) are waited for in the background.
+func (c *Comm) abortSoon(why error) {
+	c.fail(why)
+	c.dog.poke()
+	go c.release()
+}
+
+// release aborts NCCL's communicator (once) after the calls in flight.
+func (c *Comm) release() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.h == 0 {
@@ -266,18 +324,15 @@ func (c *Comm) abort(why error) {
 	}
 	C.opsnccl_abort(c.h)
 	c.h = 0
-	if errors.Is(why, ErrAborted) {
-		c.state = why
-	} else {
-		c.state = fmt.Errorf("%w: %w", why, ErrAborted)
-	}
+	c.dog.poke()
 }
 
-// Abort aborts the communicator at once (ncclCommAbort): its kernels on
-// the GPU stop, calls in progress on it return, and every later call
-// returns an error wrapping ErrAborted. The other ranks' calls that wait
-// for this one fail or hang until their own contexts end. Aborting an
-// aborted or closed communicator does nothing.
+// Abort aborts the communicator (ncclCommAbort): every later call returns
+// an error wrapping ErrAborted at once; Abort returns when NCCL has
+// aborted it (after the calls in flight on it have returned), so its
+// kernels on the GPU have stopped. The other ranks' calls that wait for
+// this one fail or hang until their own contexts end. Aborting an aborted
+// or closed communicator does nothing.
 func (c *Comm) Abort() {
 	c.abort(fmt.Errorf("nccl: %v aborted by Abort: %w", c, ErrAborted))
 }
@@ -293,43 +348,67 @@ func (c *Comm) Err() error {
 	return err
 }
 
-// Close waits for the communicator's outstanding work (ncclCommFinalize)
-// and frees it (ncclCommDestroy). When ctx is done first (another rank
-// does not finish its part), it aborts the communicator instead and
-// returns an error wrapping ctx.Err(). Closing an aborted communicator
-// frees nothing more and returns nil.
+// Close waits for the communicator's outstanding work on every stream it
+// was used on, then frees it (ncclCommFinalize, ncclCommDestroy). When ctx
+// is done first (another rank does not finish its part), it aborts the
+// communicator instead and returns an error wrapping ctx.Err(). Closing an
+// aborted communicator frees nothing more and returns nil.
 func (c *Comm) Close(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("nccl: Close: context is nil (use context.Background()): %w", ops.ErrArg)
 	}
-	c.mu.RLock()
-	h, err := c.usable("Close")
-	if err != nil {
-		c.mu.RUnlock()
+	if c == nil {
+		return fmt.Errorf("nccl: Close: communicator is nil: %w", ops.ErrNil)
+	}
+	if err := c.err(); err != nil {
 		if errors.Is(err, ErrClosed) || errors.Is(err, ErrAborted) {
 			return nil
 		}
 		return err
 	}
-	code := C.opsnccl_finalize(h)
-	c.mu.RUnlock()
-	if code != resSuccess && code != resInProgress {
-		err := check(fmt.Sprintf("finalizing %v", c), code, h)
-		c.abort(err)
-		return err
-	}
-	if err := c.ready(ctx, "Close"); err != nil {
-		return err
+	// NCCL's finalize of a blocking communicator waits for its kernels
+	// without a bound: wait for them here first, with ctx's.
+	for _, s := range c.dog.streams() {
+		if err := c.drain(ctx, s); err != nil {
+			return err
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.h == 0 {
+	if c.h == 0 || c.err() != nil { // aborted meanwhile
 		return nil
+	}
+	code := C.opsnccl_finalize(c.h)
+	if code != resSuccess {
+		err := check(fmt.Sprintf("finalizing %v", c), code, c.h)
+		c.fail(err)
+		C.opsnccl_abort(c.h)
+		c.h = 0
+		c.dog.poke()
+		return err
 	}
 	code = C.opsnccl_destroy(c.h)
 	c.h = 0
-	c.state = fmt.Errorf("nccl: %v: %w", c, ErrClosed)
+	c.fail(fmt.Errorf("nccl: %v: %w", c, ErrClosed))
+	c.dog.poke()
 	return check(fmt.Sprintf("destroying %v", c), code, 0)
+}
+
+// drain waits for the work queued so far on s (a closed stream has none
+// left to wait for), aborting the communicator if ctx ends first.
+func (c *Comm) drain(ctx context.Context, s *cuda.Stream) error {
+	e, err := cuda.NewEvent(c.device, false)
+	if err != nil {
+		return fmt.Errorf("nccl: Close on %v: %w", c, err)
+	}
+	defer e.Close()
+	if err := e.Record(s); err != nil {
+		if errors.Is(err, cuda.ErrClosed) {
+			return nil
+		}
+		return fmt.Errorf("nccl: Close on %v: %w", c, err)
+	}
+	return c.await(ctx, "Close", e)
 }
 
 // Synchronize waits until the work queued so far on the stream ctx
@@ -377,44 +456,4 @@ func (c *Comm) await(ctx context.Context, op string, e *cuda.Event) error {
 		}
 		backoff(time.Since(start))
 	}
-}
-
-// watch aborts the communicator if ctx is done before the work queued so
-// far on s has completed, or NCCL reports an error meanwhile; it returns at
-// once and watches from a goroutine. A context that is never done needs no
-// watch.
-func (c *Comm) watch(ctx context.Context, s *cuda.Stream, op string) error {
-	if ctx.Done() == nil || s.Capturing() {
-		return nil
-	}
-	e, err := cuda.NewEvent(c.device, false)
-	if err != nil {
-		return fmt.Errorf("nccl: %s on %v: %w", op, c, err)
-	}
-	if err := e.Record(s); err != nil {
-		e.Close()
-		return fmt.Errorf("nccl: %s on %v: %w", op, c, err)
-	}
-	go func() {
-		defer e.Close()
-		for {
-			select {
-			case <-ctx.Done():
-				if done, err := e.Done(); err == nil && done {
-					return
-				}
-				c.cancel(op, ctx.Err())
-				return
-			case <-time.After(time.Millisecond):
-			}
-			done, err := e.Done()
-			if err != nil || done {
-				return
-			}
-			if err := c.status(op); err != nil && err != errInProgress {
-				return // aborted; the next call reports why
-			}
-		}
-	}()
-	return nil
 }

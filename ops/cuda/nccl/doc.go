@@ -35,18 +35,31 @@
 //
 // # Failures
 //
-// Communicators are created non-blocking, so no call blocks inside NCCL
-// (NCCL then launches each call from a thread of its own, which costs tens
-// of microseconds a call; the Blocking option trades the bound on calls
-// that wait inside NCCL for launches on the calling thread).
-// When the context of a call is done before the call and the device work
-// it queued have completed (a rank that died, hangs or never makes the
-// matching call), the communicator is aborted (ncclCommAbort): its kernels
-// stop, the call (or Synchronize) returns an error wrapping ctx.Err() and
-// ErrAborted, and so does every later call. NCCL's asynchronous errors
-// abort it the same way and are returned by the next call, Err or
-// Synchronize. Comm.Synchronize(ctx) waits for a rank's queued work with
-// that protection; a plain wait (Float64s, ops.Synchronize) has none.
+// A communicator is created as a non-blocking NCCL communicator (so that a
+// context can end the wait for ranks that never join) and split into a
+// blocking one, which every later call uses: NCCL launches its calls on the
+// calling thread, as torch.distributed's do. Every collective's
+// connections are made while it is created (NCCL_RUNTIME_CONNECT=0 unless
+// the environment sets it), so the calls only queue work. When a call's
+// context can end, the communicator's watchdog goroutine follows the work
+// the call queued (an event recorded after it); when the context is done
+// before that work has completed (a rank that died, hangs or never makes
+// the matching call) the communicator is aborted (ncclCommAbort): its
+// kernels stop, every later call returns an error wrapping ErrAborted, and
+// Comm.Synchronize(ctx), the bounded wait for a rank's queued work, returns
+// one wrapping ctx.Err() too. The error is returned at once; NCCL's abort,
+// which can take a second when a peer has died, finishes in the
+// background. So a context must not be cancelled before the work of its
+// calls has completed: wait (Synchronize) first. NCCL's asynchronous errors
+// abort the communicator the same way and are returned by the next call,
+// Err or Synchronize. A plain wait (Float64s, ops.Synchronize) has no
+// bound. What no context bounds: the first Send or Recv between two ranks,
+// which connects them on the calling thread.
+//
+// # Gradient buckets
+//
+// Reducer all-reduces a model's gradients in buckets while backward runs,
+// as PyTorch's DistributedDataParallel does: see NewReducer.
 //
 // # No NCCL, no GPU
 //

@@ -577,12 +577,13 @@ func TestMismatch(t *testing.T) {
 	}
 }
 
-// TestBlocking: a blocking communicator's collectives give the same
-// results, and its device work is still bounded by Synchronize.
-func TestBlocking(t *testing.T) {
+// TestRepeatedCalls: collectives issued back to back (no wait between
+// them, each watched since its context has a deadline) give the right
+// results, and Close waits for them.
+func TestRepeatedCalls(t *testing.T) {
 	requireNCCL(t, 1)
 	n := gpus(t)
-	comms, err := nccl.NewComms(context.Background(), devices(n), nccl.Blocking())
+	comms, err := nccl.NewComms(context.Background(), devices(n))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,16 @@
 
 namespace {
 
+int cuda_result(cudaError_t err) {
+  if (err == cudaSuccess) return 0;
+  (void)cudaGetLastError();
+  return OPSNCCL_ERROR_CUDA_BASE + (int)err;
+}
+
+cudaStream_t cuda_stream(unsigned long long s) {
+  return s == 0 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>(static_cast<uintptr_t>(s));
+}
+
 // The environment variable that names the library file to load, instead of searching.
 constexpr const char* kEnv = "RULES_CUDA_GO_NCCL";
 
@@ -37,6 +47,7 @@ struct Nccl {
   decltype(&ncclGetVersion) get_version;
   decltype(&ncclGetUniqueId) get_unique_id;
   decltype(&ncclCommInitRankConfig) init_rank_config;
+  decltype(&ncclCommSplit) split;
   decltype(&ncclCommGetAsyncError) async_error;
   decltype(&ncclCommFinalize) finalize;
   decltype(&ncclCommDestroy) destroy;
@@ -75,6 +86,7 @@ void load() {
       OPSNCCL_SYM(get_version, "ncclGetVersion"),
       OPSNCCL_SYM(get_unique_id, "ncclGetUniqueId"),
       OPSNCCL_SYM(init_rank_config, "ncclCommInitRankConfig"),
+      OPSNCCL_SYM(split, "ncclCommSplit"),
       OPSNCCL_SYM(async_error, "ncclCommGetAsyncError"),
       OPSNCCL_SYM(finalize, "ncclCommFinalize"),
       OPSNCCL_SYM(destroy, "ncclCommDestroy"),
@@ -105,6 +117,10 @@ void load() {
               std::to_string(NCCL_MAJOR);
     return;
   }
+  // Every collective's connections are made while a communicator is created, which can be
+  // aborted, rather than in its first call, which runs on the caller's thread for a blocking
+  // communicator and cannot be (NCCL's default, 1, connects lazily). The user's setting wins.
+  setenv("NCCL_RUNTIME_CONNECT", "0", /*overwrite=*/0);
   g_version = version;
   g_path = lib.file;
   g_loaded = true;
@@ -115,10 +131,22 @@ bool loaded() {
   return g_loaded;
 }
 
+// A rank: `c`, the blocking communicator every call uses, split from `parent`, the non-blocking
+// one that initialization made (kept until the rank is destroyed or aborted). Until the split,
+// c is null and every call goes to parent.
 struct Comm {
-  ncclComm_t c;
+  ncclComm_t c;  // written by NCCL's thread when the split completes
+  ncclComm_t parent;
   int device;
+  int rank;
+  bool splitting;
 };
+
+ncclComm_t child(const Comm* c) { return __atomic_load_n(&c->c, __ATOMIC_ACQUIRE); }
+ncclComm_t active(const Comm* c) {
+  ncclComm_t k = child(c);
+  return k != nullptr ? k : c->parent;
+}
 
 Comm* comm_of(opsnccl_comm h) { return reinterpret_cast<Comm*>(static_cast<uintptr_t>(h)); }
 
@@ -206,6 +234,23 @@ const char* opsnccl_load_error(void) {
   return g_error.c_str();
 }
 
+int opsnccl_copy(int device, unsigned long long dst, unsigned long long src,
+                 unsigned long long bytes, unsigned long long stream) {
+  int err = cuda_result(cudaSetDevice(device));
+  if (err != 0) return err;
+  return cuda_result(cudaMemcpyAsync(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)),
+                              reinterpret_cast<const void*>(static_cast<uintptr_t>(src)),
+                              static_cast<size_t>(bytes), cudaMemcpyDeviceToDevice, cuda_stream(stream)));
+}
+
+int opsnccl_zero(int device, unsigned long long dst, unsigned long long bytes,
+                 unsigned long long stream) {
+  int err = cuda_result(cudaSetDevice(device));
+  if (err != 0) return err;
+  return cuda_result(cudaMemsetAsync(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)), 0,
+                                     static_cast<size_t>(bytes), cuda_stream(stream)));
+}
+
 #if OPSNCCL_HAVE_HEADERS
 
 int opsnccl_unique_id(char* id) {
@@ -218,7 +263,7 @@ int opsnccl_unique_id(char* id) {
 }
 
 int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const char* id,
-                 int blocking, opsnccl_comm* comms) {
+                 opsnccl_comm* comms) {
   for (int i = 0; i < n; i++) comms[i] = 0;
   if (!loaded()) return OPSNCCL_ERROR_MISSING;
   ncclUniqueId u;
@@ -232,10 +277,10 @@ int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const 
       err = e;
       break;
     }
-    made[i] = new Comm{nullptr, devices[i]};
+    made[i] = new Comm{nullptr, nullptr, devices[i], ranks[i], false};
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    config.blocking = blocking;
-    e = g_nccl.init_rank_config(&made[i]->c, nranks, u, ranks[i], &config);
+    config.blocking = 0;
+    e = g_nccl.init_rank_config(&made[i]->parent, nranks, u, ranks[i], &config);
     if (e != ncclSuccess && e != ncclInProgress) err = e;
   }
   if (n > 1) {
@@ -245,7 +290,7 @@ int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const 
   if (err != ncclSuccess && err != ncclInProgress) {
     for (Comm* c : made) {
       if (c == nullptr) continue;
-      if (c->c != nullptr) (void)g_nccl.abort(c->c);
+      if (c->parent != nullptr) (void)g_nccl.abort(c->parent);
       delete c;
     }
     return err;
@@ -258,8 +303,35 @@ int opsnccl_status(opsnccl_comm comm, int* state) {
   *state = ncclSuccess;
   if (!loaded()) return OPSNCCL_ERROR_MISSING;
   ncclResult_t r = ncclSuccess;
-  int err = g_nccl.async_error(comm_of(comm)->c, &r);
+  const Comm* c = comm_of(comm);
+  int err = g_nccl.async_error(active(c), &r);
+  // The split has ended (its parent is no longer in progress) but made no communicator.
+  if (err == ncclSuccess && r == ncclSuccess && c->splitting && child(c) == nullptr) r = ncclInternalError;
   *state = r;
+  return err;
+}
+
+int opsnccl_split(int n, const opsnccl_comm* comms) {
+  if (!loaded()) return OPSNCCL_ERROR_MISSING;
+  int err = ncclSuccess;
+  if (n > 1) err = g_nccl.group_start();
+  for (int i = 0; i < n && (err == ncclSuccess || err == ncclInProgress); i++) {
+    Comm* c = comm_of(comms[i]);
+    int e = cuda(cudaSetDevice(c->device));
+    if (e != 0) {
+      err = e;
+      break;
+    }
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 1;
+    c->splitting = true;
+    e = g_nccl.split(c->parent, 0, c->rank, &c->c, &config);
+    if (e != ncclSuccess && e != ncclInProgress) err = e;
+  }
+  if (n > 1) {
+    int e = g_nccl.group_end();
+    if (err == ncclSuccess || err == ncclInProgress) err = e;
+  }
   return err;
 }
 
@@ -268,14 +340,16 @@ int opsnccl_finalize(opsnccl_comm comm) {
   Comm* c = comm_of(comm);
   int err = cuda(cudaSetDevice(c->device));
   if (err != 0) return err;
-  return g_nccl.finalize(c->c);
+  return g_nccl.finalize(active(c));
 }
 
 int opsnccl_destroy(opsnccl_comm comm) {
   if (!loaded()) return OPSNCCL_ERROR_MISSING;
   Comm* c = comm_of(comm);
   (void)cudaSetDevice(c->device);
-  int err = g_nccl.destroy(c->c);
+  int err = g_nccl.destroy(active(c));
+  // The parent did no work since the split: aborting it frees it without waiting for the others.
+  if (child(c) != nullptr && c->parent != nullptr) (void)g_nccl.abort(c->parent);
   delete c;
   return err;
 }
@@ -284,7 +358,12 @@ int opsnccl_abort(opsnccl_comm comm) {
   if (!loaded()) return OPSNCCL_ERROR_MISSING;
   Comm* c = comm_of(comm);
   (void)cudaSetDevice(c->device);
-  int err = g_nccl.abort(c->c);
+  int err = ncclSuccess;
+  if (ncclComm_t k = child(c); k != nullptr) err = g_nccl.abort(k);
+  if (c->parent != nullptr) {
+    int e = g_nccl.abort(c->parent);
+    if (err == ncclSuccess) err = e;
+  }
   delete c;
   return err;
 }
@@ -312,17 +391,18 @@ const char* opsnccl_error_string(int code) {
 
 const char* opsnccl_last_error(opsnccl_comm comm) {
   if (!loaded()) return "";
-  const char* s = g_nccl.last_error(comm == 0 ? nullptr : comm_of(comm)->c);
+  const char* s = g_nccl.last_error(comm == 0 ? nullptr : active(comm_of(comm)));
   return s == nullptr ? "" : s;
 }
 
 #else  // !OPSNCCL_HAVE_HEADERS
 
 int opsnccl_unique_id(char*) { return loaded() ? 0 : OPSNCCL_ERROR_MISSING; }
-int opsnccl_init(int n, const int*, const int*, int, const char*, int, opsnccl_comm* comms) {
+int opsnccl_init(int n, const int*, const int*, int, const char*, opsnccl_comm* comms) {
   for (int i = 0; i < n; i++) comms[i] = 0;
   return OPSNCCL_ERROR_MISSING;
 }
+int opsnccl_split(int, const opsnccl_comm*) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_status(opsnccl_comm, int* state) {
   *state = 0;
   return OPSNCCL_ERROR_MISSING;

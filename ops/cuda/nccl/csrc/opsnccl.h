@@ -63,22 +63,37 @@ int opsnccl_info(int* version, char* path, int len);
 const char* opsnccl_load_error(void);
 // ncclGetUniqueId into id (OPSNCCL_ID_BYTES bytes).
 int opsnccl_unique_id(char* id);
-// Creates n communicators (ranks[i] of nranks on devices[i], all from the unique id) in one
-// group, with config.blocking = blocking. Non-blocking: comms[i] are valid handles even when the
-// result is ncclInProgress; poll opsnccl_status until each is ready.
+// Creates n ranks (ranks[i] of nranks on devices[i], all from the unique id) in one group, as
+// non-blocking communicators (config.blocking = 0), so that initialization can be aborted:
+// comms[i] are valid handles even when the result is ncclInProgress; poll opsnccl_status until
+// each is ready, then call opsnccl_split.
 int opsnccl_init(int n, const int* devices, const int* ranks, int nranks, const char* id,
-                 int blocking, opsnccl_comm* comms);
-// ncclCommGetAsyncError: *state is ncclSuccess, ncclInProgress or the error.
+                 opsnccl_comm* comms);
+// Splits each of the n ready ranks (in one group) into the blocking communicator (config.blocking
+// = 1) that every later call uses: NCCL launches a blocking communicator's calls on the calling
+// thread. The split itself runs as the parent's non-blocking operation: poll opsnccl_status
+// until each is ready (an abort meanwhile stops it).
+int opsnccl_split(int n, const opsnccl_comm* comms);
+// ncclCommGetAsyncError of the rank's communicator (the parent until the split has completed):
+// *state is ncclSuccess, ncclInProgress or the error.
 int opsnccl_status(opsnccl_comm comm, int* state);
-// ncclCommFinalize (non-blocking: poll opsnccl_status), then opsnccl_destroy.
+// ncclCommFinalize (blocking after the split: returns when the rank's work has completed, so
+// wait for that with a deadline first), then opsnccl_destroy.
 int opsnccl_finalize(opsnccl_comm comm);
-// ncclCommDestroy and frees the handle.
+// ncclCommDestroy, aborts the idle parent, and frees the handle.
 int opsnccl_destroy(opsnccl_comm comm);
-// ncclCommAbort (safe while calls on the communicator hang) and frees the handle.
+// ncclCommAbort of the communicator and its parent (stops their kernels on the device) and
+// frees the handle. No other call on the handle may be in progress.
 int opsnccl_abort(opsnccl_comm comm);
 // Issues n calls, between ncclGroupStart and ncclGroupEnd when grouped (always ended, also after
 // an error); the first failure's result.
 int opsnccl_run(const opsnccl_call* calls, int n, int grouped);
+// cudaMemcpyAsync of bytes from src to dst, and cudaMemsetAsync of dst to 0, device addresses of
+// device, on stream (for the gradient buckets); OPSNCCL_ERROR_CUDA_BASE + cudaError_t on failure.
+int opsnccl_copy(int device, unsigned long long dst, unsigned long long src,
+                 unsigned long long bytes, unsigned long long stream);
+int opsnccl_zero(int device, unsigned long long dst, unsigned long long bytes,
+                 unsigned long long stream);
 // ncclGetErrorString, and ncclGetLastError of comm (0: of the last call on this thread).
 const char* opsnccl_error_string(int code);
 const char* opsnccl_last_error(opsnccl_comm comm);

@@ -13,10 +13,11 @@ const char* opsnccl_load_error(void) {
   return "this binary was built without CUDA (--config=cpu), so without NCCL";
 }
 int opsnccl_unique_id(char*) { return OPSNCCL_ERROR_MISSING; }
-int opsnccl_init(int n, const int*, const int*, int, const char*, int, opsnccl_comm* comms) {
+int opsnccl_init(int n, const int*, const int*, int, const char*, opsnccl_comm* comms) {
   for (int i = 0; i < n; i++) comms[i] = 0;
   return OPSNCCL_ERROR_MISSING;
 }
+int opsnccl_split(int, const opsnccl_comm*) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_status(opsnccl_comm, int* state) {
   *state = 0;
   return OPSNCCL_ERROR_MISSING;
@@ -25,6 +26,13 @@ int opsnccl_finalize(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_destroy(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_abort(opsnccl_comm) { return OPSNCCL_ERROR_MISSING; }
 int opsnccl_run(const opsnccl_call*, int, int) { return OPSNCCL_ERROR_MISSING; }
+int opsnccl_copy(int, unsigned long long, unsigned long long, unsigned long long,
+                 unsigned long long) {
+  return OPSNCCL_ERROR_MISSING;
+}
+int opsnccl_zero(int, unsigned long long, unsigned long long, unsigned long long) {
+  return OPSNCCL_ERROR_MISSING;
+}
 const char* opsnccl_error_string(int) { return opsnccl_load_error(); }
 const char* opsnccl_last_error(opsnccl_comm) { return ""; }
 
