@@ -136,7 +136,8 @@ def nvcc_compile(
     action's. A
     source stays one action (NvccCompile, with nvcc --threads and as many CPUs declared) when split
     is False, the toolkit is older than CUDA 12, the flags are not the arch resolver's, or copts
-    choose device code themselves (-gencode, -arch, -dlto, ...).
+    choose device code themselves (-gencode, -arch, -dlto, ...), or the object's path has a
+    character that nvcc cannot hand on to cicc (', ", $, `, \\).
 
     Args:
       actions: ctx.actions.
@@ -167,7 +168,7 @@ def nvcc_compile(
     )
     entries = parse_gencode(gencode_flags)
     if (not split or not entries or _unsplittable(copts) or not _version_at_least(cuda.version, (12, 0)) or
-        not cuda.nvcc_split):
+        not cuda.nvcc_split or not _x_value(out.path)):
         args = _whole_compile(actions, common, out, gencode_flags)
         threads = len(gencode_flags) if _version_at_least(cuda.version, (11, 2)) else 1
         if threads > 1:
@@ -211,8 +212,8 @@ def nvcc_compile(
         if i == len(entries) - 1:
             # cicc writes the host's registration stub for the kernels only when asked; nvcc's host
             # compile includes the one of its last virtual arch, which includes the fatbinary.
-            args.add_all(["-Xcicc", "--stub_file_name", "-Xcicc", stub])
-            args.add_all(["-Xcicc", "--include_file_name", "-Xcicc", fatbin_name])
+            args.add_all(["-Xcicc", "--stub_file_name", "-Xcicc", _x_value(stub.path)])
+            args.add_all(["-Xcicc", "--include_file_name", "-Xcicc", _x_value(fatbin_name)])
             outputs.append(stub)
         nvcc_run(
             actions = actions,
@@ -361,7 +362,7 @@ def _add_common(args, c):
     # execroot-relative one.
     if _version_at_least(c.cuda.version, (11, 8)):
         args.add("-objtemp")
-    args.add("-Xcudafe", "--orig_src_path_name=" + c.src.path)
+    args.add_all(orig_src_path_flags(c.src.path))
     args.add_all(MODE_FLAGS[c.mode])
     if c.rdc:
         args.add("-rdc=true")
@@ -373,6 +374,33 @@ def _add_common(args, c):
     args.add_all(c.copts)
     for f in c.host_copts:
         args.add_all(["-Xcompiler", f])
+
+def _x_value(value):
+    """value as one word for nvcc's -Xcudafe/-Xcicc, which nvcc hands on through a shell unquoted.
+
+    A value with spaces goes in double quotes. One with a character that nvcc escapes itself (') or
+    that a shell expands in double quotes cannot be handed on: None.
+    """
+    for c in ["\"", "'", "$", "`", "\\"]:
+        if c in value:
+            return None
+    return "\"%s\"" % value if " " in value else value
+
+def orig_src_path_flags(path):
+    """The flags that name the source to cudafe++ and cicc by its execroot-relative path.
+
+    They name it in anonymous namespaces and the module ID, so the relative path keeps objects the
+    same in every checkout (nvcc's own name is absolute). A path that cannot be handed on through
+    -Xcudafe (_x_value) keeps nvcc's own name.
+
+    Args:
+      path: the source's path.
+
+    Returns:
+      A list of nvcc arguments.
+    """
+    value = _x_value(path)
+    return ["-Xcudafe", "--orig_src_path_name=" + value] if value else []
 
 def has_line_info(mode, copts):
     """Whether nvcc puts device line tables in its output for this mode and these options."""

@@ -5,7 +5,7 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler", "host_compiler_flags")
-load(":actions.bzl", "MODE_FLAGS", "has_line_info", "nvcc_run")
+load(":actions.bzl", "MODE_FLAGS", "has_line_info", "nvcc_run", "orig_src_path_flags")
 load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 
 # format -> (nvcc option, file extension).
@@ -76,7 +76,7 @@ def _cu_device_image_impl(ctx):
         args.add(ctx.file.src)
         args.add("-o", out)
         args.add_all(host_compiler_flags(host))
-        args.add("-Xcudafe", "--orig_src_path_name=" + ctx.file.src.path)
+        args.add_all(orig_src_path_flags(ctx.file.src.path))
         args.add_all(arch_flags)
 
         args.add_all(MODE_FLAGS[ctx.var["COMPILATION_MODE"]])
