@@ -38,6 +38,7 @@ packages=(
   Samples/2_Advanced/sharedCounter
   Samples/2_Advanced/thrustSort
   Samples/3_Playground/kernelVariants
+  "Samples/4_Course/01 CUDA Basics"
   Utilities/deviceList
 )
 
@@ -59,6 +60,7 @@ binaries=(
   Samples/3_Playground/kernelVariants:matmul_cublas
   Samples/3_Playground/kernelVariants:relu_forward
   Samples/3_Playground/kernelVariants:scale_backward
+  "Samples/4_Course/01 CUDA Basics:01 CUDA Basics_bin"
   Utilities/deviceList:deviceList_bin
 )
 
