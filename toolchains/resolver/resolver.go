@@ -149,9 +149,9 @@ var knownArches = []string{"3.5", "3.7", "5.0", "5.2", "5.3", "6.0", "6.1", "6.2
 // later), sm_101 (CUDA 12.9; CUDA 13 renamed it sm_110), sm_107 (CUDA 13.5),
 // the arch-specific variants of the last two, and the family-specific
 // variants ("f", CUDA 12.9 and later) of every arch from 10.0 on. X.Yf
-// builds code that runs on every GPU of the family X.Y belongs to with
-// a minor version of at least Y, e.g. 10.0f runs on 10.0 and 10.3. As for PyTorch's arches,
-// Options.Supported decides whether the toolkit at hand can build them.
+// builds code that also runs on the later GPUs of X.Y's family (10.0f on
+// 10.0 and 10.3 GPUs). As for PyTorch's arches, Options.Supported decides
+// whether the toolkit at hand can build them.
 var ExtraArches = []string{"8.8", "10.1", "10.1a", "10.7", "10.7a",
 	"10.0f", "10.1f", "10.3f", "10.7f", "11.0f", "12.0f", "12.1f"}
 
