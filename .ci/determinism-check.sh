@@ -8,7 +8,7 @@
 # differs, the check says whether its SASS and PTX differ too.
 #
 # Usage: .ci/determinism-check.sh [CUDA_VERSION[:MODE,...]...]
-#   default: 13.2:fastbuild,opt local:fastbuild (the pinned default toolkit in both modes, and the
+#   default: 13.5:fastbuild,opt local:fastbuild (the pinned default toolkit in both modes, and the
 #   machine's own toolkit, which CI installs).
 #
 # The two checkouts' files get different modification times (a day apart): -c opt and -c dbg put
@@ -20,7 +20,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 versions=("$@")
-[ ${#versions[@]} -gt 0 ] || versions=(13.2:fastbuild,opt local:fastbuild)
+[ ${#versions[@]} -gt 0 ] || versions=(13.5:fastbuild,opt local:fastbuild)
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go
 mkdir -p "$cache"

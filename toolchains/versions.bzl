@@ -7,17 +7,20 @@ NVIDIA's redistributable tarballs (developer.download.nvidia.com, the redistrib_
 manifests). The sha256 of every wheel is the one PyPI publishes: `go run ./tools/cudapins check`
 verifies them against PyPI, and `go run ./tools/cudapins wheel NAME==VERSION` prints a new entry.
 
-"supported" is what `nvcc --list-gpu-code` prints for the version; the arch resolver turns it into
-the table that makes arches this nvcc cannot build fail at analysis time.
+"supported" is what `nvcc --list-gpu-code` prints for the version, followed by the arch-specific
+(sm_XYa) and family-specific (sm_XYf) codes its nvcc accepts, which --list-gpu-code does not print
+(found with `nvcc --dryrun -gencode=arch=compute_XYa,code=sm_XYa ...` for every listed sm_XY, as
+toolchains/toolkit.ProbeVariants does for a local nvcc); the arch resolver turns it into the table
+that makes arches this nvcc cannot build fail at analysis time.
 """
 
 # The toolkit a build uses unless --@rules_cuda_go//toolchains:cuda_version says otherwise.
-# CUDA 13.2: binaries built with it run on the R580 driver (CUDA 13.0) through CUDA minor version
-# compatibility, for SASS (the sm_XY cubins the arch spec asks for). Its PTX (ISA 9.2) needs a
-# 13.2 driver to JIT, so on a 13.0 driver a GPU newer than every sm_XY in the spec cannot run it.
+# CUDA 13.5: binaries built with it run on the R580 driver (CUDA 13.0) through CUDA minor version
+# compatibility, for SASS (the sm_XY cubins the arch spec asks for). Its PTX (ISA 9.5) needs a
+# 13.5 driver to JIT, so on a 13.0 driver a GPU newer than every sm_XY in the spec cannot run it.
 # 13.0 and 13.1 cannot compile against glibc >= 2.41 headers (rsqrt/rsqrtf declared twice); with
 # the glibc baseline (toolchains/sysroot, glibc 2.36 headers, the default) they compile on any host.
-DEFAULT_CUDA_VERSION = "13.2"
+DEFAULT_CUDA_VERSION = "13.5"
 
 # Shared by several versions: cuDNN 9 and NCCL 2 for CUDA 13, and the cuobjdump and nvdisasm of
 # CUDA 13.2 (the first with wheels of them; a newer one reads older images).
@@ -68,10 +71,230 @@ _NVCC_12_9 = [
 ]
 
 CUDA_TOOLKITS = {
+    "13.5": {
+        "nvcc_version": "13.5.37",
+        # nvcc 13.5.37 --list-gpu-code (run on the downloaded wheel), then the arch-specific (a) and
+        # family-specific (f) codes its nvcc accepts (nvcc --dryrun -gencode=arch=compute_XYa,...).
+        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121", "sm_107", "sm_90a", "sm_100a", "sm_100f", "sm_110a", "sm_110f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f", "sm_107a", "sm_107f"],
+        "components": {
+            "nvcc": [
+                {
+                    "package": "nvidia-cuda-nvcc==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/0b/7d/21c734e63423dc53fb1b1ebbb6dee84e9ccafbeeaa30e9ae07e6fdcdd15b/nvidia_cuda_nvcc-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "f5c4f7ead5d964fb4af42bbf1e6d3ec3c1e6e9d83b53749f691d387e7fcaa3a7",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-nvvm==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/23/dc/c7089283bad8e8089825b0cae0898f8a89b5d27bdb2edea5266d259101e1/nvidia_nvvm-13.5.37-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "c41bfa362e407405163f103c2229f0765f8cc2ed7d148b754dc77f228bf7e070",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "crt": [
+                {
+                    "package": "nvidia-cuda-crt==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/d5/ac/fb3ca43f437405ce33bfd8ba64503148fdc9198265f26f8ecd1bd6e76338/nvidia_cuda_crt-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "e898b7f73d3035fa89915a3f7bf3b54a73e90249746111aed295822c4729bb29",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/0b/7c/14b8f5518f8951e9dca57ea80f44f8ea8bcc8671812e6cc38009f3205e57/nvidia_cuda_runtime-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "df2b79a8852f10d1fef8c848489c49eebb5754051bf870202a862831412b179d",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/ee/04/e4dbb79e7b46e82c4ee8d20312f84c4274b05a58d31d05386316ef761e8b/nvidia_cuda_profiler_api-13.5.25-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "1b4c77ff668bdb7bc55331b0b3fb853d3cd13810b19a1b77648e71d11cd360f9",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/df/87/25f989ced3b51d43e6f042a3f99ac4f0ce8d40e9d8181081fae7dcba9e48/nvidia_cuda_culibos-13.5.25-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "42e4116be94977bf674f75f1d2996b86b961cd7b6c098eb92dd66ac81005702a",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cccl": [
+                {
+                    "package": "nvidia-cuda-cccl==13.3.5.0.6",
+                    "url": "https://files.pythonhosted.org/packages/a7/7e/4aa67cca14e0558b5a151a692f5ffe609930cdfc20d16c7a584de68424d4/nvidia_cuda_cccl-13.3.5.0.6-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d5230098fa2df5021e1a00c0c4eee41797671a91119d31e892463e5ccf3ee326",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/a9/54/db4e7f650746265f61c05cf1f8f556dd8c6739b58c823fbc9a7d6fda3247/nvidia_cuda_nvrtc-13.5.37-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "86b4d68058807988b7d9af5b44917a0601e9c337f35ccd657bfb3c759ff8d8bc",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/cc/1f/2321702b8d60b4b4dd18b957f61612dbac9cb1c07e940cf6582106b7c8b8/nvidia_nvjitlink-13.5.37-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "280d7cb9649704145f074b8dbde500de04ce02d0872e066e20a83c17bcaa93eb",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvtx": [
+                {
+                    "package": "nvidia-nvtx==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/49/86/24c880ee76cd5e1c7737448adb660cd73a9736a3febbcb6c4b368cf9d62c/nvidia_nvtx-13.5.25-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "f72f21bd338c531afb3f802d03c569e9f7c324739ac332c672a431734d0b5c41",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.10.0.20",
+                    "url": "https://files.pythonhosted.org/packages/b4/12/16628161ed8c109c8c73b38167df50cbc630a8a6e6548e2534d461526c3c/nvidia_cublas-13.10.0.20-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "dcc6d63884c53d07e267ce7e6feac17b2538cebaafec5db865736c3e28e4dc84",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.5.0.14",
+                    "url": "https://files.pythonhosted.org/packages/c6/8f/f909edaadf9a7acf1b92f805a384b6984193bd595b45005f8e320d4170cf/nvidia_cufft-12.5.0.14-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "b8be26837a5abad2b5b74f3e92dd29f622a42934b355be0961a48712cbba23ad",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.5.25",
+                    "url": "https://files.pythonhosted.org/packages/12/63/636e5dc9afb2959bfc0042a357d5567358df829b66c96d9fc36d77dc0596/nvidia_curand-10.4.5.25-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "22bb226a857e5888fe6b54ae465fc4371296bcff13a35f79e19691bcf454f529",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.9.4.2",
+                    "url": "https://files.pythonhosted.org/packages/30/7a/9928f812629a0e871871f2692cf5618857c51bf7093c7ecf2f78d17f9255/nvidia_cusparse-12.9.4.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "072667e58c851a318738f5527a12eb225cbf058803f2ea451c722d8cf8edddec",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.4.1.2",
+                    "url": "https://files.pythonhosted.org/packages/78/4f/c5c926dbe0100e485c3ef86022ba3f6799fc57df6f9a73aaadeb7ab368fe/nvidia_cusolver-12.4.1.2-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "b3b8e02fd2f2df869369af075dc3a179d43f6f7b85e94632a7dce556697be044",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvml": [
+                {
+                    "package": "nvidia-nvml-dev==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/45/fb/ad75b492a5ccdead49262e20a1c4ee64a8de059ebb22759461e33f15ac50/nvidia_nvml_dev-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "7394fcbefa9ba537e8238cbb1caa4cd2db6bbfbff208d217a8a884947113ae6d",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/37/0b/a5a498188dc541d00782394e28be7cbac5065f8334f44c9f7d5f64952456/nvidia_cuda_cupti-13.5.25-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "9dcca41c12a734192b14e7128ae116bc9ce1b9da686e2ebf48ae7a4415f76650",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "opencl": [
+                {
+                    "package": "nvidia-cuda-opencl==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/f2/03/4f99a6bc0a14794a435b7ed52c035e48b356dada6f4fe17899fb57bdd897/nvidia_cuda_opencl-13.5.25-py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl",
+                    "sha256": "5a0931586885e03b02b7b80e22bb80440f161d1f16e0d97f0094229c8cae696d",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "sanitizer": [
+                {
+                    "package": "nvidia-cuda-sanitizer-api==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/50/40/7216dde9feb53d8ba09c054006a5a70c0a93fef411d3cc21a2a113c2b1bf/nvidia_cuda_sanitizer_api-13.5.25-py3-none-manylinux_2_25_x86_64.whl",
+                    "sha256": "5df2efbdf605a812c6bac07600dd3d801cb9d334a30376113a6f1e2bc0679f54",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.20.0.107",
+                    "url": "https://files.pythonhosted.org/packages/ce/62/4faa8b37960f90d8dc21375dd743a87c502b7d9846feca9883e86f7c15a1/nvidia_cufile-1.20.0.107-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "d134f10ce336c411664d79e3538e4797b38a41d3388edad1ec4a1a8c64c8c03a",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.2.0.93",
+                    "url": "https://files.pythonhosted.org/packages/8f/63/091cc7d8529b54b3c8c296bbe71e44fc3b5a4411f1a483fd35b39eead5e5/nvidia_npp-13.2.0.93-py3-none-manylinux_2_27_x86_64.whl",
+                    "sha256": "31e52de156799efed7da0654899c16e7732fb16a5ff9c4a3769894fb6c9d11bc",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/0e/f6/70329fee636243ef2926315a475da76ed38c20a0d0892889037fe3ef57ca/nvidia_nvfatbin-13.5.37-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl",
+                    "sha256": "35e17e8abcfc1fb5ffe08746ca6bc4e497e9305beab28b17d722a8f2f50f7581",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.3.2.43",
+                    "url": "https://files.pythonhosted.org/packages/95/64/143f2a7cb53334deeff9cba24cd3f2e41e88e7853b5edc2e3baffed5fd08/nvidia_nvjpeg-13.3.2.43-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "27f9c4a25a73f1d1ad35c342c8d657c8ff43e23877f338ef15fb2602ac2e5aa8",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/f2/74/2c3660171b24fd298007fbf4902eac8cb681218800f667bd2297b691af79/nvidia_nvptxcompiler-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d5cd17d43e4e6370c16b7d998f1bb92988f94b5bd1bf774c60fda5acb9253213",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "tileiras": [
+                {
+                    "package": "nvidia-cuda-tileiras==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/3a/42/643a26ebebbf6e3867bfb712401fd224c36db2ffff2c864c73c34005e7b8/nvidia_cuda_tileiras-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d1657aa03ef05bba0ae22baa34728d955fa11524ef3be5a4f6401ef589dba5b5",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudnn": _CUDNN_CU13,
+            "nccl": _NCCL_CU13,
+            "cuobjdump": [
+                {
+                    "package": "nvidia-cuda-cuobjdump==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/07/70/2cea1817edfd186883b357cffa78dd47757ba33e4eef3bd0141a4f4b4109/nvidia_cuda_cuobjdump-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "38780fee50863252a0b8926357faa91615ca1c8346490563f33a06100cd73f58",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvdisasm": [
+                {
+                    "package": "nvidia-cuda-nvdisasm==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/64/4a/c84a14209a549d97831a02d111d943f47c995d4d3beaa3416daa3b534abb/nvidia_cuda_nvdisasm-13.5.37-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+                    "sha256": "d3fdbdd49fa53e2e4aacd3db8259d052bd2b049ececdcb69e92e083c6728e7ca",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+        },
+    },
     "13.2": {
         "nvcc_version": "13.2.86",
-        # From nvcc 13.2.86 --list-gpu-code (run on the downloaded wheel).
-        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121"],
+        # nvcc 13.2.86 --list-gpu-code (run on the downloaded wheel), then the a and f codes it accepts.
+        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121", "sm_90a", "sm_100a", "sm_100f", "sm_110a", "sm_110f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"],
         "components": {
             "nvcc": [
                 {
@@ -275,8 +498,8 @@ CUDA_TOOLKITS = {
     },
     "13.0": {
         "nvcc_version": "13.0.88",
-        # From nvcc 13.0.88 --list-gpu-code (run on the downloaded wheel).
-        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121"],
+        # nvcc 13.0.88 --list-gpu-code (run on the downloaded wheel), then the a and f codes it accepts.
+        "supported": ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121", "sm_90a", "sm_100a", "sm_100f", "sm_110a", "sm_110f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"],
         "components": {
             "nvcc": [
                 {
@@ -473,8 +696,9 @@ CUDA_TOOLKITS = {
     },
     "12.9": {
         "nvcc_version": "12.9.86",
-        # From NVIDIA's CUDA 12.9 release notes (nvcc 12.9 is not on PyPI, so it was not run here).
-        "supported": ["sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_101", "sm_103", "sm_120", "sm_121"],
+        # From NVIDIA's CUDA 12.9 release notes (nvcc 12.9 is not on PyPI, so it was not run here);
+        # the a and f codes are those the ptxas of the nvidia-cuda-nvcc-cu12 12.9.86 wheel names.
+        "supported": ["sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_101", "sm_103", "sm_120", "sm_121", "sm_90a", "sm_100a", "sm_100f", "sm_101a", "sm_101f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"],
         "components": {
             "nvcc": _NVCC_12_9,
             "crt": [

@@ -1,8 +1,9 @@
 """Per-version tests of the pinned CUDA toolkits (toolchains/versions.bzl).
 
 archs_table_test reads each version's arch table (@cuda_<v>//:archs.bzl, written by the resolver
-from the version's recorded nvcc --list-gpu-code) without downloading or running nvcc, so versions
-that cannot compile on this machine (13.0, 12.9) are checked too. The analysis tests check which
+from the version's recorded nvcc --list-gpu-code and arch- and family-specific codes) without
+downloading or running nvcc, so versions that cannot compile on this machine (13.0, 12.9) are
+checked too. The analysis tests check which
 toolkit's files cu_library and the @cuda library targets use under
 --//toolchains:cuda_version.
 """
@@ -11,12 +12,14 @@ load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts", "unittest")
 load("@cuda_12_9//:archs.bzl", SEPARATORS_12_9 = "SEPARATORS", TOKENS_12_9 = "TOKENS", UNSUPPORTED_12_9 = "UNSUPPORTED")
 load("@cuda_13_0//:archs.bzl", SEPARATORS_13_0 = "SEPARATORS", TOKENS_13_0 = "TOKENS", UNSUPPORTED_13_0 = "UNSUPPORTED")
 load("@cuda_13_2//:archs.bzl", SEPARATORS_13_2 = "SEPARATORS", TOKENS_13_2 = "TOKENS", UNSUPPORTED_13_2 = "UNSUPPORTED")
+load("@cuda_13_5//:archs.bzl", SEPARATORS_13_5 = "SEPARATORS", TOKENS_13_5 = "TOKENS", UNSUPPORTED_13_5 = "UNSUPPORTED")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
 _TABLES = {
     "12.9": struct(tokens = TOKENS_12_9, unsupported = UNSUPPORTED_12_9, separators = SEPARATORS_12_9),
     "13.0": struct(tokens = TOKENS_13_0, unsupported = UNSUPPORTED_13_0, separators = SEPARATORS_13_0),
     "13.2": struct(tokens = TOKENS_13_2, unsupported = UNSUPPORTED_13_2, separators = SEPARATORS_13_2),
+    "13.5": struct(tokens = TOKENS_13_5, unsupported = UNSUPPORTED_13_5, separators = SEPARATORS_13_5),
 }
 
 # The resolver's separators (resolver.Separators): ';' and ASCII whitespace, \v and \f as octal.
@@ -33,7 +36,9 @@ def _archs_table_test_impl(ctx):
     for spec, code in ctx.attr.unsupported.items():
         asserts.false(env, spec in table.tokens, "CUDA %s: %r is in TOKENS" % (ctx.attr.version, spec))
         msg = table.unsupported.get(spec, "")
-        for want in ["CUDA arch \"%s\"" % spec, "needs %s," % code, "which this nvcc cannot build"]:
+
+        # The message names the arch, the code the toolkit lacks and the toolkit.
+        for want in ["CUDA arch \"%s\"" % spec, "needs %s," % code, "which CUDA %s (pinned" % ctx.attr.version, "cannot build"]:
             asserts.true(env, want in msg, "CUDA %s: UNSUPPORTED[%r] = %r lacks %r" % (ctx.attr.version, spec, msg, want))
     return unittest.end(env)
 
@@ -133,6 +138,7 @@ _TOOLKIT_ATTRS = {
 def _make_toolkit_test(settings):
     return analysistest.make(_toolkit_test_impl, attrs = _TOOLKIT_ATTRS, config_settings = _CUDA_ON | settings)
 
+cuda_13_5_test = _make_toolkit_test({_VERSION: "13.5"})
 cuda_13_2_test = _make_toolkit_test({_VERSION: "13.2"})
 cuda_13_2_opt_test = _make_toolkit_test({_VERSION: "13.2", "//command_line_option:compilation_mode": "opt"})
 cuda_12_9_test = _make_toolkit_test({_VERSION: "12.9"})

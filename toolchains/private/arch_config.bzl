@@ -10,14 +10,17 @@ def words(text):
         text = text.replace(ws, " ")
     return [w for w in text.split(" ") if w]
 
-def configure_archs(rctx, tool, gpus_json, supported):
+def configure_archs(rctx, tool, gpus_json, supported, toolkit = ""):
     """Writes archs.bzl (the resolver's token table for this nvcc) and returns what "auto" means.
 
     Args:
       rctx: the repository_ctx.
       tool: path of the cuda-archs binary.
       gpus_json: path of cuda_gpus' gpus.json.
-      supported: the codes this nvcc supports (nvcc --list-gpu-code), or [] when unknown.
+      supported: the codes this nvcc supports (nvcc --list-gpu-code, and the arch- and
+        family-specific codes it accepts), or [] when unknown.
+      toolkit: the toolkit's name, for the error of an arch it cannot build ("CUDA 13.5 (pinned
+        in rules_cuda_go's versions.bzl)").
 
     Returns:
       A dict with default_spec, default_source, native_flags, native_error, gpus, gpu_source and
@@ -26,6 +29,8 @@ def configure_archs(rctx, tool, gpus_json, supported):
     detected = json.decode(rctx.read(gpus_json))
     gpus = detected["gpus"]
     sup_args = ["--supported", ",".join(supported)] if supported else []
+    if toolkit:
+        sup_args += ["--toolkit", toolkit]
 
     res = rctx.execute([tool, "--bzl"] + sup_args, timeout = 60)
     if res.return_code != 0:

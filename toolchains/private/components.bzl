@@ -59,7 +59,9 @@ LIBRARIES = {
     "cufftw": _lib("cufft", shared = ["libcufftw.so*", "libcufft.so*"]),
     # Its kernels are relocatable device code (callbacks link into them): it needs a device link.
     "cufft_static": _lib("cufft", static = ["libcufft_static.a"], deps = ["culibos"], device_link = True),
-    "curand": _lib("curand", shared = ["libcurand.so*"]),
+    # cuRAND of CUDA 13.5 (10.4.5) NEEDs libcudart.so.13 (13.2's did not): the shared runtime sits
+    # beside it, found through its $ORIGIN run path when programs are linked and run.
+    "curand": _lib("curand", shared = ["libcurand.so*"], deps = ["cudart_shared"]),
     "curand_static": _lib("curand", static = ["libcurand_static.a"], deps = ["culibos"]),
     "cusparse": _lib("cusparse", shared = ["libcusparse.so*"], deps = ["nvjitlink"]),
     "cusparse_static": _lib("cusparse", static = ["libcusparse_static.a"], deps = ["nvjitlink_static", "culibos"]),

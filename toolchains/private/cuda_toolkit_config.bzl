@@ -16,7 +16,7 @@ def _cuda_toolkit_config_impl(rctx):
         if res.return_code != 0:
             fail("rules_cuda_go: %s --list-gpu-code failed:\n%s" % (nvcc, res.stderr))
         supported = words(res.stdout)
-    archs = configure_archs(rctx, rctx.path(rctx.attr.tools), rctx.path(rctx.attr.gpus), supported)
+    archs = configure_archs(rctx, rctx.path(rctx.attr.tools), rctx.path(rctx.attr.gpus), supported, rctx.attr.toolkit)
     rctx.file("config.json", json.encode_indent(dict(
         toolkit = rctx.attr.toolkit,
         version = rctx.attr.nvcc_version,

@@ -114,8 +114,8 @@ def _link_debian_headers(rctx):
 
 def _local_cuda_impl(rctx):
     tk = _detect(rctx, rctx.path(rctx.attr.tools))
-    archs = configure_archs(rctx, rctx.path(rctx.attr.tools), rctx.path(rctx.attr.gpus), tk.found.get("supported") or [])
     toolkit = "the local CUDA toolkit (%s, nvcc %s)" % (tk.nvcc, tk.found.get("version", "")) if tk.nvcc else "the local CUDA toolkit (none found)"
+    archs = configure_archs(rctx, rctx.path(rctx.attr.tools), rctx.path(rctx.attr.gpus), tk.found.get("supported") or [], toolkit)
     rctx.file("config.json", json.encode_indent(dict(
         toolkit = toolkit,
         nvcc = tk.nvcc,

@@ -122,9 +122,10 @@ func TestBzlTable(t *testing.T) {
 	if len(p.unsupported) != 0 {
 		t.Errorf("UNSUPPORTED without a supported list: %q", p.unsupported)
 	}
-	// 27 arches x2, 14 names, 5 single-arch names +PTX, Blackwell+Tegraa(+PTX).
-	if len(p.tokens) != 54+14+5+2 {
-		t.Errorf("%d tokens, want 75", len(p.tokens))
+	// 27 PyTorch arches and 12 extra arches x2, 14 names, 5 single-arch names
+	// +PTX, Blackwell+Tegraa(+PTX), Blackwell+Tegraf(+PTX).
+	if len(p.tokens) != 54+24+14+5+2+2 {
+		t.Errorf("%d tokens, want 101", len(p.tokens))
 	}
 	for tok, want := range map[string][]string{
 		"Ampere":               fl(sm("80"), ptx("86"), sm("86")),
@@ -137,7 +138,7 @@ func TestBzlTable(t *testing.T) {
 			t.Errorf("TOKENS[%q] = %q, want %q", tok, got, want)
 		}
 	}
-	for _, tok := range []string{"native", "Hopper+PTX", "8.8", ""} {
+	for _, tok := range []string{"native", "Hopper+PTX", "8.0f", "9.0f", ""} {
 		if _, ok := p.tokens[tok]; ok {
 			t.Errorf("TOKENS has %q", tok)
 		}
@@ -166,9 +167,9 @@ func TestBzlTable(t *testing.T) {
 // TestBzlTokensEquivalence: for random multi-token specs, the sorted set of
 // the concatenated TOKENS entries equals Resolve, and both reject alike.
 func TestBzlTokensEquivalence(t *testing.T) {
-	atoms := append(bzlCandidates(), "8.8", "Hopper+PTX", "sm_80", "native", "9", "KeplerMaxwell", "Tesla", "+PTX", "a")
+	atoms := append(bzlCandidates(), "9.0f", "Hopper+PTX", "sm_80", "native", "9", "KeplerMaxwell", "Tesla", "+PTX", "a", "f")
 	seps := []string{";", " ", ";;", " ; ", "\t", "\n", "\r", "\v", "\f", "\r\n"}
-	for _, supported := range [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code.txt")} {
+	for _, supported := range [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code.txt"), pinned135} {
 		opt := Options{Supported: supported}
 		p := parseBzl(t, BzlTable(opt))
 		rng := rand.New(rand.NewSource(1))
@@ -202,7 +203,7 @@ func TestBzlTokensEquivalence(t *testing.T) {
 // searches further.
 func TestBzlTokensComplete(t *testing.T) {
 	fragSet := map[string]bool{}
-	for _, a := range knownArches {
+	for _, a := range append(append([]string(nil), knownArches...), ExtraArches...) {
 		s := a + ptxSuffix
 		for i := 0; i <= len(s); i++ {
 			for j := i; j <= len(s); j++ {
@@ -215,7 +216,7 @@ func TestBzlTokensComplete(t *testing.T) {
 		frags = append(frags, f)
 	}
 	sort.Strings(frags)
-	short := []string{"", "a", "+PTX", "a+PTX", "+", "0", "1", "1.", ".0", "+Tegra", "+Tesla", "PTX", "a+"}
+	short := []string{"", "a", "f", "+PTX", "a+PTX", "f+PTX", "+", "0", "1", "1.", ".0", "+Tegra", "+Tesla", "PTX", "a+", "f+"}
 	middles := []string{""}
 	for _, n := range namedArches {
 		middles = append(middles, n.name)
@@ -226,7 +227,7 @@ func TestBzlTokensComplete(t *testing.T) {
 		}
 	}
 	type affix struct{ pre, suf []string }
-	for _, supported := range [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt")} {
+	for _, supported := range [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), pinned135} {
 		opt := Options{Supported: supported}
 		p := parseBzl(t, BzlTable(opt))
 		checked := 0

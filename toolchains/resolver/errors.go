@@ -42,6 +42,8 @@ type SpecError struct {
 	Missing []string
 	// Supported is Options.Supported (ErrUnsupported).
 	Supported []string
+	// Toolkit is Options.Toolkit (ErrUnsupported).
+	Toolkit string
 }
 
 // Error returns a one-line message naming the entry, the whole spec and
@@ -84,7 +86,11 @@ func (e *SpecError) detail() string {
 		if len(e.Supported) > 0 {
 			sup = strings.Join(e.Supported, " ")
 		}
-		return fmt.Sprintf("%s needs %s, which this nvcc cannot build; it supports: %s", what, strings.Join(e.Missing, " and "), sup)
+		tk := "this nvcc"
+		if e.Toolkit != "" {
+			tk = e.Toolkit
+		}
+		return fmt.Sprintf("%s needs %s, which %s cannot build; it supports: %s", what, strings.Join(e.Missing, " and "), tk, sup)
 	case ErrEmpty:
 		return "empty arch list (only separators); accepted: " + accepted
 	case ErrNoGPUs:

@@ -12,7 +12,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/toolchains/toolkit"
 )
 
-var flagRE = regexp.MustCompile(`^-gencode=arch=compute_([0-9]{2,3}a?),code=(sm|compute)_([0-9]{2,3}a?)$`)
+var flagRE = regexp.MustCompile(`^-gencode=arch=compute_([0-9]{2,3}[af]?),code=(sm|compute)_([0-9]{2,3}[af]?)$`)
 
 var (
 	fuzzSetupOnce sync.Once
@@ -22,7 +22,7 @@ var (
 
 func fuzzSetup(t *testing.T) {
 	fuzzSetupOnce.Do(func() {
-		fuzzLists = [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code_and_arch.txt"), readCodes(t, "nvcc118_list_gpu_arch.txt")}
+		fuzzLists = [][]string{nil, readCodes(t, "nvcc13_list_gpu_code.txt"), readCodes(t, "nvcc118_list_gpu_code_and_arch.txt"), readCodes(t, "nvcc118_list_gpu_arch.txt"), pinned135}
 		for _, l := range fuzzLists {
 			fuzzTables = append(fuzzTables, parseBzl(t, BzlTable(Options{Supported: l})))
 		}
@@ -87,7 +87,7 @@ func FuzzResolve(f *testing.F) {
 			if opt.Supported == nil {
 				// No list: no clamp, as with PyTorch clamping to sm_999.
 				n := "native"
-				want, werr := torchRef(&n, opt.GPUs, []string{"sm_999"})
+				want, werr := extendedRef(&n, opt.GPUs, []string{"sm_999"})
 				if (werr == nil) != (err == nil) || !reflect.DeepEqual(got, want) {
 					t.Fatalf("native %v: Resolve = %q, %v; PyTorch = %q, %v", opt.GPUs, got, err, want, werr)
 				}
@@ -111,10 +111,10 @@ func FuzzResolve(f *testing.F) {
 		}
 
 		// PyTorch agreement: without a supported list, we accept exactly
-		// what PyTorch accepts once noise is removed, with the same flags;
-		// with one, a subset of it.
+		// what PyTorch (with the extra arches) accepts once noise is
+		// removed, with the same flags; with one, a subset of it.
 		clean := strings.Join(toks, ";")
-		want, werr := torchRef(&clean, nil, nil)
+		want, werr := extendedRef(&clean, nil, nil)
 		if len(toks) == 0 {
 			werr = errors.New("empty")
 		}

@@ -21,8 +21,12 @@
 // Deliberate differences: empty entries (from leading, trailing or doubled
 // separators) are ignored instead of rejected, and tabs, newlines, carriage
 // returns, vertical tabs and form feeds separate entries like spaces do (the
-// characters of Separators). PyTorch rejects all of these; everything else
-// PyTorch rejects is rejected here too.
+// characters of Separators). Besides PyTorch's arches, the arches that the
+// pinned CUDA toolkits build and PyTorch 2.11 does not know are accepted
+// (ExtraArches: 8.8, 10.1, 10.7, their arch-specific "a" variants, and the
+// family-specific "f" variants of 10.0 and later, e.g. 10.0f gives
+// -gencode=arch=compute_100f,code=sm_100f). PyTorch rejects all of these;
+// everything else PyTorch rejects is rejected here too.
 package resolver
 
 import (
@@ -80,21 +84,30 @@ func parseSmallUint(s string) (int, error) {
 type Options struct {
 	// Supported lists the codes the local nvcc can build, as printed by
 	// `nvcc --list-gpu-code` and/or `nvcc --list-gpu-arch` (e.g. "sm_80",
-	// "compute_90"; see toolkit.ParseGPUCodeList). When non-nil, an entry whose sm_
-	// code, or for +PTX whose compute_ code, the nvcc lacks is an error.
-	// When the list has no compute_ codes at all, PTX support is derived
-	// from the sm_ codes (and, for a list of compute_ codes only, the
-	// other way round). nvcc never lists arch-specific codes (sm_90a), so
-	// when the list has no such code, sm_XYa counts as supported when sm_XY
-	// is; the one exception is sm_90a, which CUDA 11.8 lacks although it
-	// has sm_90 (11.8 is recognised as the only nvcc listing sm_90 together
-	// with Kepler's sm_35 or sm_37, or their compute_ codes). When nil,
-	// every arch PyTorch 2.11 knows is accepted.
+	// "compute_90"; see toolkit.ParseGPUCodeList), followed by the
+	// arch-specific (sm_90a) and family-specific (sm_100f) codes it accepts,
+	// which nvcc does not list (toolkit.ProbeVariants finds them). When
+	// non-nil, an entry whose sm_ code, or for +PTX whose compute_ code, the
+	// nvcc lacks is an error. When the list has no compute_ codes at all, PTX
+	// support is derived from the sm_ codes (and, for a list of compute_
+	// codes only, the other way round). A list without any arch-specific
+	// code counts sm_XYa as supported when sm_XY is; the one exception is
+	// sm_90a, which CUDA 11.8 lacks although it has sm_90 (11.8 is recognised
+	// as the only nvcc listing sm_90 together with Kepler's sm_35 or sm_37,
+	// or their compute_ codes). A list without any family-specific code
+	// counts sm_XYf (XY >= 100) as supported when sm_XY is and the list has
+	// sm_103, which came with CUDA 12.9 as the family-specific codes did.
+	// When nil, every arch PyTorch 2.11 knows, and every extra arch
+	// (ExtraArches), is accepted.
 	Supported []string
 
 	// GPUs are the compute capabilities of the visible GPUs, used only when
 	// the spec is unset, empty or "native".
 	GPUs []Capability
+
+	// Toolkit names the toolkit whose codes Supported lists, e.g. "CUDA 13.5
+	// (nvcc 13.5.37)", for error messages; "" reads "this nvcc".
+	Toolkit string
 
 	// ClampTo, when non-nil, replaces Supported as the list whose highest
 	// sm_ code caps each GPU's capability in native mode. PyTorch caps with
@@ -131,12 +144,29 @@ var knownArches = []string{"3.5", "3.7", "5.0", "5.2", "5.3", "6.0", "6.1", "6.2
 	"10.0", "10.0a", "11.0", "11.0a", "10.3", "10.3a", "12.0",
 	"12.0a", "12.1", "12.1a"}
 
+// ExtraArches are the arches, beyond PyTorch 2.11's, that the nvcc of a
+// pinned CUDA toolkit builds (toolchains/versions.bzl): sm_88 (CUDA 13.0 and
+// later), sm_101 (CUDA 12.9; CUDA 13 renamed it sm_110), sm_107 (CUDA 13.5),
+// the arch-specific variants of the last two, and the family-specific
+// variants ("f", CUDA 12.9 and later) of every arch from 10.0 on. X.Yf
+// builds code that also runs on the later GPUs of X.Y's family (10.0f on
+// 10.0 and 10.3 GPUs). As for PyTorch's arches, Options.Supported decides
+// whether the toolkit at hand can build them.
+var ExtraArches = []string{"8.8", "10.1", "10.1a", "10.7", "10.7a",
+	"10.0f", "10.1f", "10.3f", "10.7f", "11.0f", "12.0f", "12.1f"}
+
 const ptxSuffix = "+PTX"
 
-// validArch reports whether s is one of PyTorch's valid_arch_strings.
+// validArch reports whether s is one of PyTorch's valid_arch_strings or an
+// extra arch (ExtraArches), optionally with +PTX.
 func validArch(s string) bool {
 	s = strings.TrimSuffix(s, ptxSuffix)
 	for _, a := range knownArches {
+		if s == a {
+			return true
+		}
+	}
+	for _, a := range ExtraArches {
 		if s == a {
 			return true
 		}
@@ -152,6 +182,7 @@ var accepted = func() string {
 		names[i] = n.name
 	}
 	return "entries separated by ';' or spaces, each one of " + strings.Join(knownArches, " ") +
+		" " + strings.Join(ExtraArches, " ") +
 		" optionally followed by +PTX, or a named arch (" + strings.Join(names, ", ") +
 		"); or \"native\" alone (or an unset/empty list) for the visible GPUs"
 }()
@@ -198,7 +229,7 @@ func expand(token string) string {
 	return token
 }
 
-// archNum returns "XY[a]" for a valid arch "X.Y[a][+PTX]".
+// archNum returns "XY[a|f]" for a valid arch "X.Y[a|f][+PTX]".
 func archNum(arch string) string {
 	v := strings.TrimSuffix(arch, ptxSuffix)
 	major, minor, _ := strings.Cut(v, ".")
@@ -314,7 +345,7 @@ func finishRows(spec string, native bool, rows []ExplainRow, opt Options) ([]Exp
 			if sup != nil {
 				if missing := sup.missing(a); len(missing) > 0 {
 					e := &SpecError{Kind: ErrUnsupported, Spec: spec, Native: native,
-						Entry: rows[i].Entry, Arch: a, Missing: missing, Supported: sup.list}
+						Entry: rows[i].Entry, Arch: a, Missing: missing, Supported: sup.list, Toolkit: opt.Toolkit}
 					if native {
 						e.Entry = a
 					} else if exp := strings.Join(rows[i].Arches, ";"); exp != rows[i].Entry {

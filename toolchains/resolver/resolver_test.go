@@ -47,6 +47,15 @@ func TestResolve(t *testing.T) {
 		{"12.1a", fl(sm("121a"))},
 		{"12.1", fl(sm("121"))},
 		{"10.3+PTX", fl(ptx("103"), sm("103"))},
+		// arches PyTorch 2.11 does not know that the pinned toolkits build
+		{"8.8", fl(sm("88"))},
+		{"10.1", fl(sm("101"))},
+		{"10.7+PTX", fl(ptx("107"), sm("107"))},
+		{"10.7a", fl(sm("107a"))},
+		{"10.0f", fl(sm("100f"))},
+		{"12.1f+PTX", fl(ptx("121f"), sm("121f"))},
+		{"Blackwell+Tegraf", fl(sm("110f"))},
+		{"10.0;10.0a;10.0f", fl(sm("100"), sm("100a"), sm("100f"))},
 		// dedupe and plain string order ("compute_100" < "compute_90")
 		{"8.6;8.0;8.6", fl(sm("80"), sm("86"))},
 		{"9.0+PTX;9.0", fl(ptx("90"), sm("90"))},
@@ -84,9 +93,11 @@ func TestResolveErrors(t *testing.T) {
 		{"hopper", ErrUnknownArch, "hopper", "", "hopper", nil},
 		{"sm_90", ErrUnknownArch, "sm_90", "", "sm_90", nil},
 		{"90", ErrUnknownArch, "90", "", "90", nil},
-		{"8.8", ErrUnknownArch, "8.8", "", "8.8", nil},
-		{"10.1", ErrUnknownArch, "10.1", "", "10.1", nil},
-		{"12.0f", ErrUnknownArch, "12.0f", "", "12.0f", nil},
+		{"8.7a", ErrUnknownArch, "8.7a", "", "8.7a", nil},
+		{"9.0f", ErrUnknownArch, "9.0f", "", "9.0f", nil},
+		{"10.2", ErrUnknownArch, "10.2", "", "10.2", nil},
+		{"12.0af", ErrUnknownArch, "12.0af", "", "12.0af", nil},
+		{"Hopperf", ErrUnknownArch, "Hopperf", "9.0+PTXf", "9.0+PTXf", nil},
 		{"+PTX", ErrUnknownArch, "+PTX", "", "+PTX", nil},
 		{"all", ErrUnknownArch, "all", "", "all", nil},
 		{"Native", ErrUnknownArch, "Native", "", "Native", nil},
@@ -328,5 +339,115 @@ func TestCapability(t *testing.T) {
 		if c, err := ParseCapability(bad); err == nil {
 			t.Errorf("ParseCapability(%q) = %v, want an error", bad, c)
 		}
+	}
+}
+
+// The code lists toolchains/versions.bzl records for the pinned toolkits: nvcc
+// --list-gpu-code, then the arch-specific and family-specific codes nvcc
+// accepts (nvcc --dryrun; for 12.9, its ptxas's names).
+var (
+	pinned129 = []string{"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_101", "sm_103", "sm_120", "sm_121",
+		"sm_90a", "sm_100a", "sm_100f", "sm_101a", "sm_101f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"}
+	pinned132 = []string{"sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121",
+		"sm_90a", "sm_100a", "sm_100f", "sm_110a", "sm_110f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"}
+	pinned135 = []string{"sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_110", "sm_103", "sm_120", "sm_121", "sm_107",
+		"sm_90a", "sm_100a", "sm_100f", "sm_110a", "sm_110f", "sm_103a", "sm_103f", "sm_120a", "sm_120f", "sm_121a", "sm_121f", "sm_107a", "sm_107f"}
+)
+
+// TestPinnedToolkits: every arch a pinned toolkit lists resolves against its
+// recorded list, and an arch it cannot build fails naming the toolkit, the
+// arch and the missing code.
+func TestPinnedToolkits(t *testing.T) {
+	toolkits := []struct {
+		name string
+		list []string
+		ok   []string
+		not  map[string]string // spec -> missing code
+	}{
+		{"CUDA 12.9", pinned129,
+			[]string{"5.0", "7.2", "9.0a+PTX", "10.1", "10.1a", "10.1f", "10.0f+PTX", "12.1f", "Blackwell", "Maxwell"},
+			map[string]string{"8.8": "sm_88", "11.0": "sm_110", "10.7": "sm_107", "11.0f": "sm_110f", "Blackwell+Tegra": "sm_110", "3.5": "sm_35"}},
+		{"CUDA 13.2", pinned132,
+			[]string{"7.5", "8.8", "9.0a", "10.0f", "10.3f+PTX", "11.0a", "11.0f", "12.0f", "12.1a+PTX", "Blackwell", "Blackwell+Tegraf"},
+			map[string]string{"10.7": "sm_107", "10.7f": "sm_107f", "10.7a+PTX": "sm_107a", "10.1": "sm_101", "7.0": "sm_70", "Volta": "sm_70"}},
+		{"CUDA 13.5", pinned135,
+			[]string{"8.8", "10.7", "10.7a", "10.7f+PTX", "10.0f", "11.0f", "12.1f", "Blackwell", "Hopper", "Ada", "Turing"},
+			map[string]string{"10.1": "sm_101", "10.1f": "sm_101f", "7.2": "sm_72", "Pascal": "sm_60"}},
+	}
+	for _, tk := range toolkits {
+		opt := Options{Supported: tk.list, Toolkit: tk.name + " (pinned)"}
+		// Every sm_ code the list names is an arch the resolver accepts.
+		for _, code := range tk.list {
+			num := strings.TrimPrefix(code, "sm_")
+			suffix := ""
+			if c := num[len(num)-1]; c == 'a' || c == 'f' {
+				num, suffix = num[:len(num)-1], string(c)
+			}
+			arch := num[:len(num)-1] + "." + num[len(num)-1:] + suffix
+			if got, err := Resolve(arch+"+PTX", opt); err != nil || !reflect.DeepEqual(got, fl(ptx(num+suffix), sm(num+suffix))) {
+				t.Errorf("%s: Resolve(%q) = %q, %v", tk.name, arch+"+PTX", got, err)
+			}
+		}
+		for _, spec := range tk.ok {
+			if _, err := Resolve(spec, opt); err != nil {
+				t.Errorf("%s: Resolve(%q): %v", tk.name, spec, err)
+			}
+		}
+		for spec, code := range tk.not {
+			_, err := Resolve(spec, opt)
+			var se *SpecError
+			if !errors.As(err, &se) || se.Kind != ErrUnsupported {
+				t.Errorf("%s: Resolve(%q) = %v, want ErrUnsupported", tk.name, spec, err)
+				continue
+			}
+			for _, w := range []string{`"` + spec + `"`, "needs " + code, "which " + tk.name + " (pinned) cannot build", "it supports: " + strings.Join(tk.list, " ")} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s: Resolve(%q) message %q lacks %q", tk.name, spec, err, w)
+				}
+			}
+		}
+	}
+}
+
+// TestVariantHeuristics: lists without arch-specific or family-specific
+// codes (nvcc --list-gpu-code alone, e.g. a redist toolkit's).
+func TestVariantHeuristics(t *testing.T) {
+	nvcc13 := readCodes(t, "nvcc13_list_gpu_code.txt")
+	nvcc135 := readCodes(t, "nvcc135_list_gpu_code.txt", "nvcc135_list_gpu_arch.txt")
+	nvcc128 := []string{"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_101", "sm_120"}
+	for _, tc := range []struct {
+		name string
+		list []string
+		spec string
+		ok   bool
+	}{
+		{"13 a", nvcc13, "10.0a+PTX", true},
+		{"13 f", nvcc13, "12.1f+PTX", true},
+		{"13 f of an arch it lacks", nvcc13, "10.7f", false},
+		{"13.5 f", nvcc135, "10.7f+PTX", true},
+		{"12.8 has no f codes", nvcc128, "10.0f", false},
+		{"12.8 a", nvcc128, "10.0a", true},
+		{"an explicit a code list decides a", []string{"sm_90", "sm_100", "sm_103", "sm_90a"}, "10.0a", false},
+		{"an explicit a code list leaves f to the heuristic", []string{"sm_90", "sm_100", "sm_103", "sm_90a"}, "10.0f", true},
+		{"an explicit f code list decides f", []string{"sm_100", "sm_103", "sm_103f"}, "10.0f", false},
+	} {
+		_, err := Resolve(tc.spec, Options{Supported: tc.list})
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: Resolve(%q) error %v, want ok=%v", tc.name, tc.spec, err, tc.ok)
+		}
+	}
+}
+
+// TestNativeNewArches: a GPU whose arch the toolkit cannot build fails
+// naming the toolkit; one it can gets its own code.
+func TestNativeNewArches(t *testing.T) {
+	got, err := Resolve("native", Options{GPUs: []Capability{{10, 7}, {9, 0}}, Supported: pinned135, Toolkit: "CUDA 13.5"})
+	// Sorted as strings, 9.0 is the last arch: it gets the PTX.
+	if want := fl(sm("107"), ptx("90"), sm("90")); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("13.5 native 10.7: %q, %v; want %q", got, err, want)
+	}
+	_, err = Resolve("", Options{GPUs: []Capability{{10, 7}}, Supported: pinned132, Toolkit: "CUDA 13.2"})
+	if err == nil || !strings.Contains(err.Error(), `CUDA arch "10.7+PTX" of a visible GPU needs sm_107 and compute_107, which CUDA 13.2 cannot build`) {
+		t.Errorf("13.2 native 10.7: %v", err)
 	}
 }

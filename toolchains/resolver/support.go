@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -11,7 +12,9 @@ type support struct {
 	hasCompute  bool // any compute_ code
 	hasSM       bool // any sm_ code
 	hasSpecific bool // any arch-specific (…a) code
+	hasFamily   bool // any family-specific (…f) code
 	hasKepler   bool // sm_35, sm_37 (or compute_): an nvcc before CUDA 12.0
+	hasSM103    bool // sm_103 (or compute_103): CUDA 12.9 or later, which has …f codes
 }
 
 func newSupport(list []string) *support {
@@ -35,9 +38,14 @@ func newSupport(list []string) *support {
 		if strings.HasSuffix(c, "a") {
 			s.hasSpecific = true
 		}
+		if strings.HasSuffix(c, "f") {
+			s.hasFamily = true
+		}
 		switch c {
 		case "sm_35", "sm_37", "compute_35", "compute_37":
 			s.hasKepler = true
+		case "sm_103", "compute_103":
+			s.hasSM103 = true
 		}
 	}
 	return s
@@ -58,6 +66,12 @@ func (s *support) has(code string) bool {
 	if base, ok := strings.CutSuffix(num, "a"); ok && !s.hasSpecific {
 		if base == "90" && s.hasKepler {
 			return false // CUDA 11.8: sm_90 but no sm_90a
+		}
+		return s.has(kind + "_" + base)
+	}
+	if base, ok := strings.CutSuffix(num, "f"); ok && !s.hasFamily {
+		if n, err := strconv.Atoi(base); err != nil || n < 100 || !s.hasSM103 {
+			return false // no family-specific code below sm_100, or before CUDA 12.9
 		}
 		return s.has(kind + "_" + base)
 	}

@@ -1,12 +1,15 @@
 package toolkit
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // NvccNotFoundError is returned by FindNvcc when no nvcc was found.
@@ -205,4 +208,49 @@ func KnownGPUCodes(v Version) ([]string, bool) {
 		}
 	}
 	return codes, true
+}
+
+// VariantCandidates returns the arch-specific (sm_XYa) and family-specific
+// (sm_XYf) codes that may exist beside the sm_ codes of codes: sm_XYa for
+// XY >= 90 and sm_XYf for XY >= 100, the arches NVIDIA defines them for
+// (sm_90a since CUDA 12.0, the f variants since 12.9). nvcc --list-gpu-code
+// lists none of them; ProbeVariants asks nvcc which it accepts.
+func VariantCandidates(codes []string) []string {
+	var out []string
+	for _, c := range codes {
+		num, ok := strings.CutPrefix(c, "sm_")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			continue // already a variant
+		}
+		if n >= 90 {
+			out = append(out, c+"a")
+		}
+		if n >= 100 {
+			out = append(out, c+"f")
+		}
+	}
+	return out
+}
+
+// ProbeVariants returns the codes of VariantCandidates(codes) that the nvcc at
+// path accepts, in that order: each is asked of nvcc with --dryrun, which
+// checks the -gencode option and compiles nothing. A candidate nvcc rejects
+// (or a run that fails otherwise) is left out.
+func ProbeVariants(path string, codes []string) []string {
+	var out []string
+	for _, c := range VariantCandidates(codes) {
+		num := strings.TrimPrefix(c, "sm_")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := exec.CommandContext(ctx, path, "--dryrun", "-gencode=arch=compute_"+num+",code="+c,
+			"-x", "cu", "-c", os.DevNull, "-o", os.DevNull).Run()
+		cancel()
+		if err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }

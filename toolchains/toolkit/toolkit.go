@@ -28,7 +28,9 @@ type Toolkit struct {
 	Version string `json:"version"`
 	// Supported lists the codes nvcc can build (sm_80, compute_90, ...).
 	Supported []string `json:"supported"`
-	// SupportedSource says where Supported came from: "nvcc --list-gpu-code" or "table for nvcc X.Y".
+	// SupportedSource says where Supported came from: "nvcc --list-gpu-code", "nvcc
+	// --list-gpu-code and --dryrun" (with the arch- and family-specific codes ProbeVariants
+	// found) or "table for nvcc X.Y".
 	SupportedSource string `json:"supported_source"`
 	// Root is the toolkit root, the parent of Nvcc's directory: e.g. /usr/local/cuda-13.0, or
 	// /usr/lib/nvidia-cuda-toolkit for Debian's package (whose headers and libraries are in
@@ -212,6 +214,10 @@ func detectToolkit(env func(string) string, l layout) (Toolkit, error) {
 	if out, err := exec.Command(path, "--list-gpu-code").Output(); err == nil {
 		if codes, err := ParseGPUCodeList(string(out)); err == nil {
 			tk.Supported, tk.SupportedSource = codes, "nvcc --list-gpu-code"
+			if v := ProbeVariants(path, codes); len(v) > 0 {
+				tk.Supported = append(tk.Supported, v...)
+				tk.SupportedSource = "nvcc --list-gpu-code and --dryrun"
+			}
 		}
 	}
 	if tk.Supported == nil {

@@ -51,6 +51,13 @@ func writeFile(t *testing.T, path, content string, mode os.FileMode) {
 // an nvcc too old to have the option.
 func fakeNvcc(t *testing.T, path, release string, codes ...string) {
 	t.Helper()
+	fakeNvccVariants(t, path, release, codes, nil)
+}
+
+// fakeNvccVariants is fakeNvcc whose --dryrun accepts -gencode for the codes of variants
+// (sm_100f: -gencode=arch=compute_100f,code=sm_100f) and rejects every other.
+func fakeNvccVariants(t *testing.T, path, release string, codes, variants []string) {
+	t.Helper()
 	majorMinor := release[:strings.LastIndexByte(release, '.')]
 	list := `echo "nvcc fatal   : Unknown option '--list-gpu-code'" >&2; exit 1`
 	if len(codes) > 0 {
@@ -60,6 +67,8 @@ func fakeNvcc(t *testing.T, path, release string, codes ...string) {
 case "$1" in
 --version) printf '%s\n' 'nvcc: NVIDIA (R) Cuda compiler driver' 'Cuda compilation tools, release `+majorMinor+`, V`+release+`' ;;
 --list-gpu-code) `+list+` ;;
+--dryrun) for v in `+strings.Join(variants, " ")+`; do [ "$2" = "-gencode=arch=compute_${v#sm_},code=$v" ] && exit 0; done
+  echo "nvcc fatal   : Unsupported gpu architecture" >&2; exit 1 ;;
 *) echo "nvcc fatal   : Unknown option '$1'" >&2; exit 1 ;;
 esac
 `, 0o755)
@@ -439,5 +448,26 @@ func TestNvccFallbacksFile(t *testing.T) {
 	}
 	if got := fallbackPaths("# c\n\n /a/bin/nvcc \n#x\n/b/bin/nvcc"); len(got) != 2 || got[0] != "/a/bin/nvcc" || got[1] != "/b/bin/nvcc" {
 		t.Errorf("fallbackPaths: %q", got)
+	}
+}
+
+// TestDetectVariants: the arch- and family-specific codes nvcc accepts follow its
+// --list-gpu-code list; candidates are sm_XYa from sm_90 and sm_XYf from sm_100.
+func TestDetectVariants(t *testing.T) {
+	dir := fakeRoot(t)
+	l := testLayout(dir)
+	root := filepath.Join(dir, "opt/cuda-13.5")
+	codes := []string{"sm_80", "sm_90", "sm_100", "sm_107"}
+	fakeNvccVariants(t, root+"/bin/nvcc", "13.5.37", codes, []string{"sm_90a", "sm_100a", "sm_100f", "sm_107f"})
+	tk, err := detectToolkit(envOf(map[string]string{"CUDA_PATH": root}), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sm_80", "sm_90", "sm_100", "sm_107", "sm_90a", "sm_100a", "sm_100f", "sm_107f"}
+	if !reflect.DeepEqual(tk.Supported, want) || tk.SupportedSource != "nvcc --list-gpu-code and --dryrun" {
+		t.Errorf("supported %q from %q; want %q from nvcc --list-gpu-code and --dryrun", tk.Supported, tk.SupportedSource, want)
+	}
+	if got, want := VariantCandidates([]string{"sm_75", "sm_90", "sm_100", "compute_100", "sm_121", "sm_90a"}), []string{"sm_90a", "sm_100a", "sm_100f", "sm_121a", "sm_121f"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("VariantCandidates = %q, want %q", got, want)
 	}
 }

@@ -26,6 +26,18 @@ func entryFile(name string) string {
 	if path.Base(name) == "__init__.py" {
 		return "" // Python packaging, not the toolkit's
 	}
+	// The Compute Sanitizer API under compute-sanitizer/ (CUDA 13.5's wheel, like NVIDIA's redist
+	// archive): the component repository links its headers into include/ and its libraries into
+	// lib/ (toolchains/private/cuda_component.bzl), so they are listed there.
+	if rest, ok := strings.CutPrefix(name, "compute-sanitizer/"); ok {
+		switch {
+		case strings.HasPrefix(rest, "include/") && strings.Count(rest, "/") == 1:
+			return rest
+		case !strings.Contains(rest, "/") && strings.HasPrefix(rest, "lib") && strings.Contains(rest, ".so"):
+			return "lib/" + rest
+		}
+		return ""
+	}
 	switch {
 	case strings.HasPrefix(name, "include/"):
 		rel := strings.TrimPrefix(strings.TrimPrefix(name, "include/"), "cccl/")

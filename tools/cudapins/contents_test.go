@@ -19,6 +19,12 @@ func TestEntryFile(t *testing.T) {
 		"bin/nvcc":                                  "bin/nvcc",
 		"nvvm/bin/cicc":                             "",
 		"include/__init__.py":                       "",
+		// CUDA 13.5's sanitizer wheel: the API as the component repository links it.
+		"compute-sanitizer/include/sanitizer.h":               "include/sanitizer.h",
+		"compute-sanitizer/libsanitizer-public.so":            "lib/libsanitizer-public.so",
+		"compute-sanitizer/x86/libTreeLauncherPlaceholder.so": "",
+		"compute-sanitizer/compute-sanitizer":                 "",
+		"compute-sanitizer/docs/index.html":                   "",
 	} {
 		if got := entryFile(name); got != want {
 			t.Errorf("entryFile(%q) = %q, want %q", name, got, want)

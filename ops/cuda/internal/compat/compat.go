@@ -19,7 +19,7 @@ var minDriver = map[int]string{
 // version; compat_test checks it against versions.bzl.
 var Pinned = map[int]string{
 	12: "12.9",
-	13: "13.2",
+	13: "13.5",
 }
 
 // Version formats a CUDA version as the runtime reports it (12040) as "12.4".

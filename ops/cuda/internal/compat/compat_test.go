@@ -18,7 +18,7 @@ func TestExplain(t *testing.T) {
 		{11080, 12090, "the NVIDIA driver supports CUDA 11.8 but this binary was built with CUDA 12.9 (needs driver >= 525); rebuild with a CUDA 11.x toolkit (--cuda_version=local) or update the driver"},
 		{11040, 12040, "the NVIDIA driver supports CUDA 11.4 but this binary was built with CUDA 12.4 (needs driver >= 525); rebuild with a CUDA 11.x toolkit (--cuda_version=local) or update the driver"},
 		{0, 13020, "no NVIDIA driver: libcuda.so.1 could not be loaded; this binary was built with CUDA 13.2 (needs driver >= 580)"},
-		{13000, 14000, "the NVIDIA driver supports CUDA 13.0 but this binary was built with CUDA 14.0; rebuild with --cuda_version=13.2 or update the driver"},
+		{13000, 14000, "the NVIDIA driver supports CUDA 13.0 but this binary was built with CUDA 14.0; rebuild with --cuda_version=13.5 or update the driver"},
 	} {
 		if got := Explain(c.driver, c.runtime); got != c.want {
 			t.Errorf("Explain(%d, %d) =\n  %q\nwant\n  %q", c.driver, c.runtime, got, c.want)

@@ -1,14 +1,15 @@
 // Command cuda-archs resolves a TORCH_CUDA_ARCH_LIST value into nvcc
 // -gencode flags with PyTorch 2.11's semantics, one flag per line.
 //
-//	cuda-archs [--supported CODES] [--supported-file FILE] [--gpus CAPS] [--explain] [--bzl] [ARCH_LIST]
+//	cuda-archs [--supported CODES] [--supported-file FILE] [--toolkit NAME] [--gpus CAPS] [--explain] [--bzl] [ARCH_LIST]
 //
 // An absent or empty ARCH_LIST, or "native", means the GPUs given by
 // --gpus. Several ARCH_LIST arguments are joined with spaces (which separate
 // entries like ';'). --supported (comma-separated codes such as sm_80 or
 // compute_90) and --supported-file (raw `nvcc --list-gpu-code` and/or
 // `--list-gpu-arch` output) make entries the nvcc cannot build errors, and
-// cap the GPUs' capabilities in native mode. --explain prints how each
+// cap the GPUs' capabilities in native mode; --toolkit names their toolkit in
+// the error for an arch it cannot build. --explain prints how each
 // entry resolves; --bzl prints the Starlark token table (see
 // resolver.BzlTable) and takes no ARCH_LIST. --detect finds the local CUDA
 // toolkit (see toolkit.DetectToolkit: nvcc, its version and codes, the root,
@@ -45,6 +46,7 @@ means the GPUs given by --gpus.
 flags:
   --supported CODES      comma-separated codes this nvcc supports (sm_80,compute_90,...)
   --supported-file FILE  the same, as raw output of nvcc --list-gpu-code / --list-gpu-arch
+  --toolkit NAME         the toolkit those codes are of, for errors ("CUDA 13.5 (nvcc 13.5.37)")
   --gpus CAPS            comma-separated compute capabilities of the GPUs (9.0,8.6)
   --explain              print how each entry resolves
   --bzl                  print the Starlark token table (no ARCH_LIST)
@@ -61,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	supported := fs.String("supported", "", "")
 	supportedFile := fs.String("supported-file", "", "")
+	toolkitName := fs.String("toolkit", "", "")
 	gpus := fs.String("gpus", "", "")
 	explain := fs.Bool("explain", false, "")
 	bzl := fs.Bool("bzl", false, "")
@@ -107,6 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	opt, err := options(set, *supported, *supportedFile, *gpus)
+	opt.Toolkit = *toolkitName
 	if err != nil {
 		fmt.Fprintf(stderr, "cuda-archs: %s\n", oneLine(err.Error()))
 		return 2

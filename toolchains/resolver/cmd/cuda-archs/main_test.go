@@ -53,6 +53,7 @@ func TestRunOK(t *testing.T) {
 		{[]string{"--gpus", "12.1", "--supported", "sm_80,sm_90,sm_100,sm_120", ""}, lines(ptx120, sm120)},
 		{[]string{"--supported-file", code13, "Blackwell+Tegra;10.0"}, lines(sm100, "-gencode=arch=compute_110,code=sm_110")},
 		{[]string{"--", "8.0"}, lines(sm80)},
+		{[]string{"--supported", "sm_100,sm_103,sm_100f", "--toolkit", "CUDA 13.5", "10.0f+PTX"}, lines("-gencode=arch=compute_100f,code=compute_100f", "-gencode=arch=compute_100f,code=sm_100f")},
 	} {
 		code, out, errOut := runCLI(tc.args...)
 		if code != 0 || out != tc.want || errOut != "" {
@@ -78,7 +79,8 @@ func TestRunInvalid(t *testing.T) {
 		{[]string{"--supported", "", "8.0"}, []string{"--supported", "empty"}},
 		{[]string{"--supported-file", "/nonexistent/list", "8.0"}, []string{"--supported-file", "/nonexistent/list"}},
 		{[]string{"--gpus", "9", "8.0"}, []string{"--gpus", `"9"`}},
-		{[]string{"--explain", "8.8"}, []string{`"8.8"`}},
+		{[]string{"--explain", "8.9a"}, []string{`"8.9a"`}},
+		{[]string{"--supported", "sm_80,sm_90", "--toolkit", "CUDA 13.2 (pinned)", "10.7"}, []string{`CUDA arch "10.7" needs sm_107, which CUDA 13.2 (pinned) cannot build; it supports: sm_80 sm_90`}},
 	} {
 		code, out, errOut := runCLI(tc.args...)
 		if code != 2 || out != "" || !strings.HasPrefix(errOut, "cuda-archs: ") || strings.Count(errOut, "\n") != 1 || !strings.HasSuffix(errOut, "\n") {
@@ -141,6 +143,10 @@ func TestRunBzl(t *testing.T) {
 	code, out, _ = runCLI("--bzl", "--supported", "sm_80,sm_90")
 	if code != 0 || !strings.Contains(out, "\n    \"3.5\": \"CUDA arch") || strings.Contains(out, "\n    \"3.5\": [") {
 		t.Errorf("--bzl --supported = %d, %q", code, out)
+	}
+	code, out, _ = runCLI("--bzl", "--supported", "sm_80,sm_90", "--toolkit", "CUDA 13.5 (pinned)")
+	if code != 0 || !strings.Contains(out, "\n# Toolkit: CUDA 13.5 (pinned)\n") || !strings.Contains(out, "which CUDA 13.5 (pinned) cannot build") {
+		t.Errorf("--bzl --supported --toolkit = %d, %q", code, out)
 	}
 }
 
