@@ -32,8 +32,9 @@
 #    analysis tests of the split itself, which fail under --cuda_split=false; Go packages and
 #    programs run no nvcc or archive action): cmd/remoteexec -local: every output of every Nvcc* and
 #    CppArchive spawn of the remote build that this build makes too equals it, digest for digest,
-#    and was made locally; every object and archive (.o, .a) must be among them (the split's PTX,
-#    cubins and fatbins have no counterpart here). The remote build ran in the workers' build
+#    and was made locally; every object and PIC archive (.o, .pic.a) must be among them (the
+#    split's PTX, cubins and fatbins have no counterpart here, and the non-PIC archives that only
+#    the remote build's program links asked for are packed from the same objects). The remote build ran in the workers' build
 #    directories from clone A's files, this one in clone B's sandbox: other paths, other file
 #    times, the split against one nvcc run (so the split's SASS and PTX are nvcc's own).
 # Prints the wall time of each build and Bazel's process summaries; exits 1 if a check fails.
@@ -51,6 +52,7 @@ mode=${BB_CHECK_MODE:-opt}
 # Mnemonics whose spawns must run on Buildbarn, and whose outputs must equal the local build's.
 remote_re='^Nvcc'
 compare_re='^(Nvcc.*|CppArchive)$'
+required_re='\.(o|pic\.a)$'
 # What the default targets' cache-hit build must contain, so that its check cannot pass vacuously:
 # the split compile's five steps, the device link, the Go standard library and packages, links and
 # archives. (Whatever the targets, remoteexec fails on a log without nvcc spawns.)
@@ -178,7 +180,11 @@ fi
 bz local "$b" build --config=hermetic_sandbox --cuda_split=false -c "$mode" --disk_cache= --skip_incompatible_explicit_targets \
   --execution_log_json_file="$work/local.json" -- "${local_targets[@]}"
 say "local build: the outputs of every spawn matching $compare_re must equal the remote build's"
-"$work/bin/remoteexec" -remote "$remote_re" -compare "$compare_re" -local "$work/local.json" "$work/remote.json" >"$work/compare.txt" ||
+# Required: every object, and the archives the libraries' own builds make (the PIC ones); the
+# non-PIC archives that the remote build's program links asked for are packed from the same
+# objects.
+"$work/bin/remoteexec" -remote "$remote_re" -compare "$compare_re" -required "$required_re" \
+  -local "$work/local.json" "$work/remote.json" >"$work/compare.txt" ||
   failed+=("remote outputs equal local outputs")
 grep -E '^(DIFFERS|OK:|FAIL:)' "$work/compare.txt" | grep -v 'executed remotely' || true
 
