@@ -29,13 +29,11 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"net"
 	"os"
-	"os/exec"
-	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/rules-cuda-go/rules_cuda_go/bench/internal/ranks"
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/nccl"
@@ -71,7 +69,9 @@ type result struct {
 func main() {
 	flag.Parse()
 	var err error
-	if r := os.Getenv("DDPBENCH_RANK"); r != "" {
+	if r, ok, cerr := ranks.Child("DDPBENCH"); cerr != nil {
+		err = cerr
+	} else if ok {
 		err = rankMain(r)
 	} else {
 		err = spawn()
@@ -94,33 +94,8 @@ func spawn() error {
 	if n < 1 {
 		return errors.New("no GPU")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmds := make([]*exec.Cmd, n)
-	for r := range cmds {
-		cmd := exec.Command(os.Args[0], os.Args[1:]...)
-		cmd.Env = append(os.Environ(), "DDPBENCH_RANK="+strconv.Itoa(r), "DDPBENCH_SIZE="+strconv.Itoa(n), "DDPBENCH_ADDR="+addr)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		cmds[r] = cmd
-	}
-	var first error
-	for r, cmd := range cmds {
-		err := cmd.Wait()
-		if r == 1 && *killStep >= 0 {
-			continue // killed on purpose
-		}
-		if err != nil && first == nil {
-			first = fmt.Errorf("rank %d: %w", r, err)
-		}
-	}
-	return first
+	// Rank 1 kills itself on purpose with -kill-step: its exit is no failure.
+	return ranks.Spawn(n, "DDPBENCH", func(rank int) bool { return rank != 1 || *killStep < 0 })
 }
 
 // pattern is the value both sides compute for index k: one of 2001
@@ -144,13 +119,12 @@ func matrix(ctx context.Context, dev ops.Device, rows, cols, a, b, c int, scale 
 	return t.To(ctx, dev)
 }
 
-func rankMain(r string) error {
-	rank, _ := strconv.Atoi(r)
-	size, _ := strconv.Atoi(os.Getenv("DDPBENCH_SIZE"))
+func rankMain(r ranks.Rank) error {
+	rank, size := r.Rank, r.Size
 	ctx := context.Background()
 	ictx, cancel := context.WithTimeout(ctx, 120*time.Second)
 	defer cancel()
-	id, err := nccl.Rendezvous(ictx, os.Getenv("DDPBENCH_ADDR"), rank, size)
+	id, err := nccl.Rendezvous(ictx, r.Addr, rank, size)
 	if err != nil {
 		return err
 	}

@@ -15,13 +15,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/rules-cuda-go/rules_cuda_go/bench/internal/ranks"
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/nccl"
@@ -57,7 +55,9 @@ func main() {
 
 func run() error {
 	ctx := context.Background()
-	if r := os.Getenv("NCCLBENCH_RANK"); r != "" {
+	if r, ok, err := ranks.Child("NCCLBENCH"); err != nil {
+		return err
+	} else if ok {
 		return child(ctx, r)
 	}
 	n, err := cuda.DeviceCount()
@@ -92,7 +92,7 @@ func run() error {
 				return err
 			}
 		}
-	} else if err := spawn(n); err != nil {
+	} else if err := ranks.Spawn(n, "NCCLBENCH", nil); err != nil {
 		return err
 	}
 	if *peer && n >= 2 {
@@ -109,39 +109,11 @@ func devices(n int) []int {
 	return d
 }
 
-// spawn runs this program once per GPU as ranks of one communicator.
-func spawn(n int) error {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmds := make([]*exec.Cmd, n)
-	for r := range cmds {
-		cmd := exec.Command(os.Args[0], os.Args[1:]...)
-		cmd.Env = append(os.Environ(), "NCCLBENCH_RANK="+strconv.Itoa(r), "NCCLBENCH_SIZE="+strconv.Itoa(n), "NCCLBENCH_ADDR="+addr)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Start(); err != nil {
-			return err
-		}
-		cmds[r] = cmd
-	}
-	var first error
-	for r, cmd := range cmds {
-		if err := cmd.Wait(); err != nil && first == nil {
-			first = fmt.Errorf("rank %d: %w", r, err)
-		}
-	}
-	return first
-}
-
-func child(ctx context.Context, r string) error {
-	rank, _ := strconv.Atoi(r)
-	size, _ := strconv.Atoi(os.Getenv("NCCLBENCH_SIZE"))
+func child(ctx context.Context, r ranks.Rank) error {
+	rank, size := r.Rank, r.Size
 	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	id, err := nccl.Rendezvous(rctx, os.Getenv("NCCLBENCH_ADDR"), rank, size)
+	id, err := nccl.Rendezvous(rctx, r.Addr, rank, size)
 	if err != nil {
 		return err
 	}
