@@ -129,14 +129,11 @@ while IFS= read -r line; do
 done <<<"$plan"
 [ -n "$fatbin_c" ] || die "nvcc -dryrun shows no fatbinary step with --embedded-fatbin= (is there a -gencode flag, and -c?)"
 
-# fatbin_command FATBIN_C KIND:SM=FILE...: the plan's fatbinary step writing FATBIN_C from the images
-# given, one for each of the plan's (fatbin), or from one image in place of all of the plan's
-# (hostasm's stand-in); sets cmd.
+# fatbin_command FATBIN_C [IMAGE]: sets cmd to the plan's fatbinary step writing FATBIN_C, each of
+# the plan's images taken from the device actions' (images, KIND:SM=FILE), or with IMAGE (an
+# --image3 value: kind=...,sm=...,file=...) in place of all of them (hostasm's stand-in).
 fatbin_command() {
-  local out=$1 w kind sm spec p file used=0
-  shift
-  declare -A given=()
-  for p in "$@"; do given[${p%%=*}]=${p#*=}; done
+  local out=$1 only=${2:-} w kind sm spec p file used=0
   eval "words=($fatbin_step)"
   cmd=()
   for w in "${words[@]}"; do
@@ -144,8 +141,8 @@ fatbin_command() {
       --create=*) cmd+=("--create=$out.fatbin") ;;
       --embedded-fatbin=*) cmd+=("--embedded-fatbin=$out") ;;
       --image3=*)
-        if [ "$role" = hostasm ]; then
-          [ "$used" -eq 0 ] && cmd+=("--image3=kind=${1%%:*},sm=${1#*:}")
+        if [ -n "$only" ]; then
+          [ "$used" -eq 0 ] && cmd+=("--image3=$only")
           used=1
           continue
         fi
@@ -159,8 +156,8 @@ fatbin_command() {
             *) rest+=("$p") ;;
           esac
         done
-        file=${given[$kind:$sm]:-}
-        [ -n "$file" ] || die "fatbin: nvcc's plan has the image kind=$kind,sm=$sm, which no device action built (given: ${!given[*]})"
+        file=${images[$kind:$sm]:-}
+        [ -n "$file" ] || die "fatbin: nvcc's plan has the image kind=$kind,sm=$sm, which no device action built (given: ${!images[*]})"
         spec="kind=$kind,sm=$sm"
         for p in "${rest[@]}"; do spec+=",$p"; done
         cmd+=("--image3=$spec,file=$file")
@@ -169,15 +166,13 @@ fatbin_command() {
       *) cmd+=("$w") ;;
     esac
   done
-  [ "$role" = hostasm ] || [ "$used" -eq $# ] ||
-    die "fatbin: nvcc's plan has $used images, the device actions built $# ($*)"
+  [ -n "$only" ] || [ "$used" -eq ${#images[@]} ] ||
+    die "fatbin: nvcc's plan has $used images, the device actions built ${#images[@]} (${!images[*]})"
 }
 
 if [ "$role" = fatbin ]; then
   [ -n "$fatbin_step" ] || die "nvcc -dryrun shows no fatbinary step"
-  args=()
-  for k in "${!images[@]}"; do args+=("$k=${images[$k]}"); done
-  fatbin_command "$out_fatbin_c" "${args[@]}"
+  fatbin_command "$out_fatbin_c"
   "${cmd[@]}"
   rm -f "$out_fatbin_c.fatbin"
   exit 0
@@ -241,7 +236,7 @@ if [ "$role" = hostasm ]; then
       exit 0
     fi
   done
-  fatbin_command "$out_standin" "ptx:${standin_image%%=*},file=${standin_image#*=}"
+  fatbin_command "$out_standin" "kind=ptx,sm=${standin_image%%=*},file=${standin_image#*=}"
   "${cmd[@]}"
   rm -f "$out_standin.fatbin"
   place_stub
