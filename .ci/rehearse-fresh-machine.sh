@@ -20,7 +20,7 @@ rm -rf "$dir/src"
 git clone -q --branch main "$repo" "$dir/src"
 in_chroot() { chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin CI=true bash -c "$1"; }
 echo "== as a non-root user without Bazel: ./bazelw must say what to install"
-in_chroot "id rehearsal >/dev/null 2>&1 || useradd -m rehearsal; chmod -R a+rX /src; cd /src && su rehearsal -c './bazelw version' ; echo \"exit status \$?\""
+in_chroot "id rehearsal >/dev/null 2>&1 || useradd -m rehearsal; chmod -R a+rX /src; cd /src && su rehearsal -c './bazelw --version' ; echo \"exit status \$?\""
 echo "== as root: bash .ci/run (first run)"
 # The machine's own extra CA certificates (a TLS-inspecting egress proxy, where there is one) belong
 # to the machine, not to the project: give the rehearsal root the same trust.
