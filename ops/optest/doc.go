@@ -33,7 +33,14 @@
 //     (cuda.WithStream) on inputs made on the default stream: its output
 //     belongs to that stream (unless the op returned an input as it is,
 //     as AsType to the input's own dtype does), and the output and the gradients of the
-//     inputs (Backward runs on the forward's stream) equal the CPU's.
+//     inputs (Backward runs on the forward's stream) equal the CPU's; then
+//     the op captured into a CUDA graph on a stream of its own
+//     (cuda.Capture), replayed after its inputs were given new values in
+//     place: the output must be Ref of the new values, which fails an op
+//     whose kernel is launched on another stream than cuda.Launch.Stream
+//     (it runs once during the capture instead of in the graph); an op
+//     that cannot be captured (cuda.ErrNotCapturable) skips this check,
+//     saying why.
 //
 // Benchmark times an op on the CPU and, where there is one, the GPU.
 //

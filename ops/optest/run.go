@@ -11,7 +11,8 @@ import (
 
 // Run checks the op of s as the package documentation says, each group of
 // checks a subtest of t: cpu, dtypes, grad and errors on the CPU, then the
-// same and stream on the first CUDA device (cuda; skipped without one).
+// same, stream and capture on the first CUDA device (cuda; skipped without
+// one).
 func Run(t *testing.T, s Spec) {
 	t.Helper()
 	s, err := s.withDefaults()
@@ -47,6 +48,7 @@ func Run(t *testing.T, s Spec) {
 		}
 		t.Run("errors", func(t *testing.T) { s.checkErrors(ctx, gpu, &ops.CPU, reporter(t)) })
 		t.Run("stream", func(t *testing.T) { s.checkStream(ctx, gpu, reporter(t)) })
+		t.Run("capture", func(t *testing.T) { s.checkCapture(ctx, gpu, reporter(t), t.Skip) })
 	})
 }
 
