@@ -33,8 +33,8 @@ var loadOnce = sync.OnceValues(func() (*cumodule.Kernel, error) {
 func init() {
 	for name, own := range map[string]bool{"OnStream": true, "IgnoresStream": false} {
 		op := ops.RegisterOp(ops.OpDef{
-			Name:  "CumoduleCopy" + name,
-			Args:  []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
+			Name: "CumoduleCopy" + name,
+			Args: []ops.Arg{{Name: "x", Kind: ops.KindTensor}},
 			Shape: func(in []*ops.Tensor, _ ops.Args) ([]int, error) {
 				if in[0].DType() != ops.Float32 {
 					return nil, &ops.OpError{Arg: "x", Kind: ops.ErrDType, Detail: fmt.Sprintf("dtype %v, expected float32", in[0].DType())}
