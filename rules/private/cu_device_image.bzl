@@ -6,6 +6,7 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler", "host_compiler_flags")
 load(":actions.bzl", "MODE_FLAGS", "has_line_info", "nvcc_run", "orig_src_path_flags")
+load(":nvcc_compile.bzl", "parse_gencode")
 load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 
 # format -> (nvcc option, file extension).
@@ -14,11 +15,6 @@ _FORMATS = {
     "fatbin": ("-fatbin", "fatbin"),
     "ptx": ("-ptx", "ptx"),
 }
-
-def _parse_gencode(flag):
-    """("compute_90", "sm_90") for -gencode=arch=compute_90,code=sm_90."""
-    arch, _, code = flag[len("-gencode=arch="):].partition(",code=")
-    return arch, code
 
 def image_plan(format, gencode):
     """What a cu_device_image builds: one nvcc run per output.
@@ -33,13 +29,17 @@ def image_plan(format, gencode):
     """
     if format == "fatbin":
         return [("", gencode)]
+    parsed = parse_gencode(gencode)
+    if parsed == None:
+        fail("cu_device_image: the arch flags %s are not all -gencode=arch=compute_V,code=sm_R or compute_V" % gencode)
     plan = {}
-    for flag in gencode:
-        arch, code = _parse_gencode(flag)
-        if format == "cubin" and code.startswith("sm_"):
-            plan["." + code] = ["-gencode=arch=%s,code=%s" % (arch, code)]
-        elif format == "ptx":
-            plan["." + arch] = ["-gencode=arch=%s,code=%s" % (arch, arch)]
+    for virtual, codes in parsed:
+        if format == "ptx":
+            plan[".compute_" + virtual] = ["-gencode=arch=compute_%s,code=compute_%s" % (virtual, virtual)]
+            continue
+        for code in codes:
+            if code.startswith("sm_"):
+                plan["." + code] = ["-gencode=arch=compute_%s,code=%s" % (virtual, code)]
     return sorted(plan.items())
 
 def _cu_device_image_impl(ctx):
