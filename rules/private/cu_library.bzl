@@ -118,6 +118,49 @@ def _virtual_includes(ctx):
         directory = link.path[:-len(include) - 1]
     return links, directory
 
+def _with_shared_library(ctx, host, compilation_outputs, link_flags, runtime, linking_context, static):
+    """linking_context with a shared library of this target's objects beside its archive.
+
+    Like cc_library's (linkstatic = False), the shared library leaves its deps' symbols to the
+    program's link; unlike it, it links the CUDA runtime itself: the static runtime's symbols are
+    hidden, so a shared library cannot take them from the program (as CMake's CUDA libraries,
+    each shared library has its own copy).
+
+    Returns:
+      (the CcLinkingContext, the target's LibraryToLink).
+    """
+    out = cc_common.link(
+        actions = ctx.actions,
+        name = ctx.label.name,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
+        compilation_outputs = compilation_outputs,
+        linking_contexts = runtime,
+        user_link_flags = link_flags,
+        output_type = "dynamic_library",
+    )
+    dynamic = out.library_to_link
+    lib = cc_common.create_library_to_link(
+        actions = ctx.actions,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
+        static_library = static.static_library,
+        pic_static_library = static.pic_static_library,
+        dynamic_library = dynamic.resolved_symlink_dynamic_library or dynamic.dynamic_library,
+        alwayslink = static.alwayslink,
+    )
+    inputs = []
+    for li in linking_context.linker_inputs.to_list():
+        if li.owner == ctx.label:
+            li = cc_common.create_linker_input(
+                owner = li.owner,
+                libraries = depset([lib]),
+                user_link_flags = depset(li.user_link_flags),
+                additional_inputs = depset(li.additional_inputs),
+            )
+        inputs.append(li)
+    return cc_common.create_linking_context(linker_inputs = depset(inputs, order = "topological")), lib
+
 def _cu_library_impl(ctx):
     # Textual headers (a .cu that another source #includes) are inputs of the compiles that
     # include them, here and in dependents, and are never compiled on their own.
@@ -252,28 +295,32 @@ def _cu_library_impl(ctx):
     if not ctx.attr.linkstatic and (ctx.attr.rdc or linked):
         fail("cu_library %s: linkstatic = False (a shared library too) needs code without a device link: relocatable device code is device-linked into one program (rdc = False, and no rdc parts below)." % ctx.label)
 
+    compilation_outputs = cc_common.create_compilation_outputs(
+        objects = depset(objects + linked),
+        pic_objects = depset(objects + linked),
+    )
+    link_flags = ctx.attr.linkopts + ["-lstdc++"]
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
         name = ctx.label.name,
         feature_configuration = host.feature_configuration,
         cc_toolchain = host.cc_toolchain,
-        compilation_outputs = cc_common.create_compilation_outputs(
-            objects = depset(objects + linked),
-            pic_objects = depset(objects + linked),
-        ),
-        user_link_flags = ctx.attr.linkopts + ["-lstdc++"],
+        compilation_outputs = compilation_outputs,
+        user_link_flags = link_flags,
         linking_contexts = [deps_linking_context] + runtime,
         # With a device link whole, for a cc_binary: a static library's device code (cuFFT's) may be
         # all that refers to the device-link object, from a later archive.
         alwayslink = ctx.attr.alwayslink or bool(linked),
-        disallow_dynamic_library = ctx.attr.linkstatic,
+        disallow_dynamic_library = True,
     )
     lib = linking_outputs.library_to_link
     archive = []
     shared = []
     if lib:
         archive = [f for f in [lib.pic_static_library, lib.static_library] if f][:1]
-        shared = [f for f in [lib.resolved_symlink_dynamic_library, lib.dynamic_library] if f][:1]
+        if not ctx.attr.linkstatic:
+            linking_context, lib = _with_shared_library(ctx, host, compilation_outputs, link_flags, runtime, linking_context, lib)
+            shared = [lib.resolved_symlink_dynamic_library or lib.dynamic_library]
     return [
         # The deps' runfiles (the CUDA shared libraries' soname files), for the programs that link
         # this library: rules_go's cgo takes a C dependency's runfiles, not its libraries'.
