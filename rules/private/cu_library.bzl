@@ -36,14 +36,18 @@ def _repo_relative(f):
 # be older (Bazel 7's Unix toolchain passes -std=c++14).
 _HOST_CXX_STD = "-std=c++17"
 
-def _host_compile(ctx, host, compilation_context, srcs, gencode):
+def _expand(ctx, flags):
+    """flags with $(location) of additional_compiler_inputs expanded (execution paths)."""
+    return [ctx.expand_location(f, ctx.attr.additional_compiler_inputs) if "$(" in f else f for f in flags]
+
+def _host_compile(ctx, host, compilation_context, srcs, gencode, host_copts):
     """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects.
 
     C++ sources see __CUDA_ARCH_LIST__ as nvcc's compiles of this target do: CCCL names its ABI
     namespace after it (thrust::_V_300200_SM_900), so host code passing Thrust types to the CUDA
     sources' functions links with them.
     """
-    chosen = [f for f in ctx.attr.host_copts + ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts if f.startswith("-std=")]
+    chosen = [f for f in host_copts + ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts if f.startswith("-std=")]
     archs = arch_list(gencode)
     objects = []
     for lang, files in [("c", [s for s in srcs if s.extension == "c"]), ("c++", [s for s in srcs if s.extension != "c"])]:
@@ -57,25 +61,122 @@ def _host_compile(ctx, host, compilation_context, srcs, gencode):
             srcs = files,
             compilation_contexts = [compilation_context],
             local_defines = ctx.attr.local_defines + (["__CUDA_ARCH_LIST__=" + archs] if lang == "c++" and archs else []),
-            user_compile_flags = ([] if lang == "c" or chosen else [_HOST_CXX_STD]) + ctx.attr.host_copts,
+            user_compile_flags = ([] if lang == "c" or chosen else [_HOST_CXX_STD]) + host_copts,
+            additional_inputs = ctx.files.additional_compiler_inputs,
             disallow_nopic_outputs = True,
         )
         objects.extend(outputs.pic_objects)
     return objects
 
+def _strip_prefix(ctx):
+    """The repository-relative directory that hdrs are included relative to ("": the root).
+
+    As cc_library's strip_include_prefix makes it (its package where only include_prefix is set).
+    """
+    strip = ctx.attr.strip_include_prefix
+    if not strip:
+        return ctx.label.package
+    if not paths.is_normalized(strip, False):
+        fail("cu_library %s: strip_include_prefix should not contain uplevel references: %s" % (ctx.label, strip))
+    if strip.startswith("/"):
+        # Absolute ("//a/b" or "/a/b"): repository-relative.
+        return strip.lstrip("/")
+    strip = paths.normalize(paths.join(ctx.label.package, strip))
+    return "" if strip == "." else strip
+
+def _virtual_includes(ctx):
+    """hdrs under the include paths that strip_include_prefix and include_prefix give them.
+
+    Like cc_library: a symbolic link per header under _virtual_includes/NAME/ (the include prefix
+    followed by the header's repository-relative path less the strip prefix), and that directory
+    on the include path.
+
+    Returns:
+      (list of the links, the directory or None).
+    """
+    prefix = ctx.attr.include_prefix
+    if not ctx.attr.strip_include_prefix and not prefix:
+        return [], None
+    if prefix:
+        if not paths.is_normalized(prefix, False):
+            fail("cu_library %s: include_prefix should not contain uplevel references: %s" % (ctx.label, prefix))
+        if prefix.startswith("/"):
+            fail("cu_library %s: include_prefix should be a relative path: %s" % (ctx.label, prefix))
+    strip = _strip_prefix(ctx)
+    links = []
+    directory = None
+    for hdr in ctx.files.hdrs:
+        path = _repo_relative(hdr)
+        if strip and path != strip and not path.startswith(strip + "/"):
+            fail("cu_library %s: header '%s' is not under the specified strip prefix '%s'" % (ctx.label, path, strip))
+        include = path[len(strip):].lstrip("/") if strip else path
+        if prefix:
+            include = paths.join(prefix, include)
+        link = ctx.actions.declare_file("_virtual_includes/%s/%s" % (ctx.label.name, include))
+        ctx.actions.symlink(output = link, target_file = hdr, progress_message = "Symlinking virtual headers for " + ctx.label.name)
+        links.append(link)
+        directory = link.path[:-len(include) - 1]
+    return links, directory
+
+def _with_shared_library(ctx, host, compilation_outputs, link_flags, runtime, linking_context, static):
+    """linking_context with a shared library of this target's objects beside its archive.
+
+    Like cc_library's (linkstatic = False), the shared library leaves its deps' symbols to the
+    program's link; unlike it, it links the CUDA runtime itself: the static runtime's symbols are
+    hidden, so a shared library cannot take them from the program (as CMake's CUDA libraries,
+    each shared library has its own copy).
+
+    Returns:
+      (the CcLinkingContext, the target's LibraryToLink).
+    """
+    out = cc_common.link(
+        actions = ctx.actions,
+        name = ctx.label.name,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
+        compilation_outputs = compilation_outputs,
+        linking_contexts = runtime,
+        user_link_flags = link_flags,
+        output_type = "dynamic_library",
+    )
+    dynamic = out.library_to_link
+    lib = cc_common.create_library_to_link(
+        actions = ctx.actions,
+        feature_configuration = host.feature_configuration,
+        cc_toolchain = host.cc_toolchain,
+        static_library = static.static_library,
+        pic_static_library = static.pic_static_library,
+        dynamic_library = dynamic.resolved_symlink_dynamic_library or dynamic.dynamic_library,
+        alwayslink = static.alwayslink,
+    )
+    inputs = []
+    for li in linking_context.linker_inputs.to_list():
+        if li.owner == ctx.label:
+            li = cc_common.create_linker_input(
+                owner = li.owner,
+                libraries = depset([lib]),
+                user_link_flags = depset(li.user_link_flags),
+                additional_inputs = depset(li.additional_inputs),
+            )
+        inputs.append(li)
+    return cc_common.create_linking_context(linker_inputs = depset(inputs, order = "topological")), lib
+
 def _cu_library_impl(ctx):
     # Textual headers (a .cu that another source #includes) are inputs of the compiles that
     # include them, here and in dependents, and are never compiled on their own.
-    hdrs = ctx.files.hdrs + ctx.files.textual_hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
+    virtual_hdrs, virtual_dir = _virtual_includes(ctx)
+    hdrs = ctx.files.hdrs + virtual_hdrs + ctx.files.textual_hdrs + [f for f in ctx.files.srcs if f.extension not in _COMPILED]
 
     # Like cc_library: the repository root (and its bin dir) for workspace-relative #include "a/b.h".
     root = ctx.label.workspace_root or "."
     own = cc_common.create_compilation_context(
         headers = depset(hdrs),
-        includes = depset(_include_paths(ctx)),
+        includes = depset(_include_paths(ctx) + ([virtual_dir] if virtual_dir else [])),
         quote_includes = depset([root, paths.join(ctx.bin_dir.path, ctx.label.workspace_root)]),
         defines = depset(ctx.attr.defines),
     )
+
+    # What dependents see: deps' headers, not implementation_deps'.
     cc_info = cc_common.merge_cc_infos(
         direct_cc_infos = [CcInfo(compilation_context = own)],
         cc_infos = [d[CcInfo] for d in ctx.attr.deps],
@@ -113,6 +214,16 @@ def _cu_library_impl(ctx):
         cc_infos = [CcInfo(compilation_context = cuda.headers)],
     )
 
+    # This target's compiles also see implementation_deps' headers (like cc_library's: they do not
+    # reach dependents, their libraries are linked) and additional_compiler_inputs.
+    compile_context = cc_common.merge_cc_infos(
+        direct_cc_infos = [cc_info],
+        cc_infos = [d[CcInfo] for d in ctx.attr.implementation_deps],
+    ).compilation_context
+    extra_inputs = depset(ctx.files.additional_compiler_inputs)
+    copts = _expand(ctx, ctx.attr.copts)
+    host_copts = _expand(ctx, ctx.attr.host_copts)
+
     host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
@@ -126,7 +237,7 @@ def _cu_library_impl(ctx):
         if s.extension == "c" or (s.extension in _HOST and not ctx.attr.host_srcs_as_cuda)
     ]
     if host_srcs:
-        objects.extend(_host_compile(ctx, host, cc_info.compilation_context, host_srcs, gencode))
+        objects.extend(_host_compile(ctx, host, compile_context, host_srcs, gencode, host_copts))
     for src in ctx.files.srcs:
         if src.extension not in _COMPILED or src in host_srcs:
             continue
@@ -142,10 +253,11 @@ def _cu_library_impl(ctx):
             mode = mode,
             rdc = ctx.attr.rdc,
             fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
-            compilation_context = cc_info.compilation_context,
-            copts = ["-D" + d for d in ctx.attr.local_defines] + ctx.attr.copts,
-            host_copts = ctx.attr.host_copts,
+            compilation_context = compile_context,
+            copts = ["-D" + d for d in ctx.attr.local_defines] + copts,
+            host_copts = host_copts,
             split = ctx.attr._split_nvcc[BuildSettingInfo].value,
+            additional_inputs = extra_inputs,
         )
         objects.append(obj)
 
@@ -153,10 +265,12 @@ def _cu_library_impl(ctx):
     # here once, unless this target is itself a part (device_link = False), together with the code
     # that rdc targets below device-linked themselves (absorb). See device_link.bzl: the
     # device-link object and the other targets' objects join this target's archive.
-    pending = collect(ctx.label, ctx.attr.deps, objects if ctx.attr.rdc else [], gencode)
+    pending = collect(ctx.label, ctx.attr.deps + ctx.attr.implementation_deps, objects if ctx.attr.rdc else [], gencode)
     runtime = [cuda.cudart.linking_context]
     linked = []
-    deps_linking_context = cc_info.linking_context
+    deps_linking_context = cc_common.merge_cc_infos(
+        cc_infos = [cc_info] + [d[CcInfo] for d in ctx.attr.implementation_deps],
+    ).linking_context
     if ctx.attr.rdc or pending.objects or pending.libraries:
         if not cuda.cudadevrt:
             fail("cu_library %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
@@ -178,33 +292,44 @@ def _cu_library_impl(ctx):
         if err:
             fail(err)
         cu_info = linked_info(pending)
+    if not ctx.attr.linkstatic and (ctx.attr.rdc or linked):
+        fail("cu_library %s: linkstatic = False (a shared library too) needs code without a device link: relocatable device code is device-linked into one program (rdc = False, and no rdc parts below)." % ctx.label)
 
+    compilation_outputs = cc_common.create_compilation_outputs(
+        objects = depset(objects + linked),
+        pic_objects = depset(objects + linked),
+    )
+    link_flags = ctx.attr.linkopts + ["-lstdc++"]
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
         name = ctx.label.name,
         feature_configuration = host.feature_configuration,
         cc_toolchain = host.cc_toolchain,
-        compilation_outputs = cc_common.create_compilation_outputs(
-            objects = depset(objects + linked),
-            pic_objects = depset(objects + linked),
-        ),
-        user_link_flags = ctx.attr.linkopts + ["-lstdc++"],
+        compilation_outputs = compilation_outputs,
+        user_link_flags = link_flags,
         linking_contexts = [deps_linking_context] + runtime,
         # With a device link whole, for a cc_binary: a static library's device code (cuFFT's) may be
         # all that refers to the device-link object, from a later archive.
-        alwayslink = bool(linked),
+        alwayslink = ctx.attr.alwayslink or bool(linked),
         disallow_dynamic_library = True,
     )
     lib = linking_outputs.library_to_link
     archive = []
+    shared = []
     if lib:
         archive = [f for f in [lib.pic_static_library, lib.static_library] if f][:1]
+        if not ctx.attr.linkstatic:
+            linking_context, lib = _with_shared_library(ctx, host, compilation_outputs, link_flags, runtime, linking_context, lib)
+            shared = [lib.resolved_symlink_dynamic_library or lib.dynamic_library]
     return [
         # The deps' runfiles (the CUDA shared libraries' soname files), for the programs that link
         # this library: rules_go's cgo takes a C dependency's runfiles, not its libraries'.
         DefaultInfo(
-            files = depset(archive + objects + linked),
-            runfiles = ctx.runfiles().merge_all([d[DefaultInfo].default_runfiles for d in ctx.attr.deps]),
+            files = depset(archive + shared + objects + linked),
+            runfiles = ctx.runfiles(files = [lib.dynamic_library] if shared else []).merge_all([
+                d[DefaultInfo].default_runfiles
+                for d in ctx.attr.deps + ctx.attr.implementation_deps
+            ]),
         ),
         CcInfo(compilation_context = cc_info.compilation_context, linking_context = linking_context),
         cu_info,
@@ -238,8 +363,38 @@ cc_library.textual_hdrs): a .cu included by another .cu (`#include "train.cu"`),
 only compiles inside its includer. Available to this target's compiles and to dependents'.""",
         ),
         "deps": attr.label_list(providers = [CcInfo], doc = "cu_library, cc_library or anything with CcInfo."),
-        "copts": attr.string_list(doc = "Extra nvcc options of the CUDA compiles, e.g. ['--extended-lambda']."),
-        "host_copts": attr.string_list(doc = "Host-compiler options: passed with -Xcompiler to nvcc's compiles, and as they are to the host sources' compiles."),
+        "implementation_deps": attr.label_list(
+            providers = [CcInfo],
+            doc = """Like deps, but their headers, include paths and defines reach only this target's compiles,
+not those of targets that depend on it (like cc_library.implementation_deps); their libraries are
+still linked into programs that depend on this target.""",
+        ),
+        "copts": attr.string_list(doc = """Extra nvcc options of the CUDA compiles, e.g. ['--extended-lambda'];
+`$(location)` of additional_compiler_inputs expands to their paths."""),
+        "host_copts": attr.string_list(doc = """Host-compiler options: passed with -Xcompiler to nvcc's compiles, and as they are to the
+host sources' compiles; `$(location)` of additional_compiler_inputs expands to their paths."""),
+        "additional_compiler_inputs": attr.label_list(
+            allow_files = True,
+            doc = """Files every compile of this target reads besides sources and headers (every nvcc action of
+a CUDA source, and the host sources' compiles), e.g. a file named in copts with `$(location)`
+(like cc_library.additional_compiler_inputs). Not passed on to dependents.""",
+        ),
+        "strip_include_prefix": attr.string(doc = """The prefix to strip from the paths of hdrs (like cc_library's): dependents include a
+header by its path with this prefix cut off. Relative: to the package; absolute (`//a/b`): to the
+repository root. The headers are symbolic links under `_virtual_includes/NAME`, which goes on the
+include path; include_prefix is added after the strip."""),
+        "include_prefix": attr.string(doc = """The prefix to add to the paths of hdrs (like cc_library's): dependents include a header
+as `include_prefix` + its path (less strip_include_prefix, or else its package)."""),
+        "alwayslink": attr.bool(doc = """Link every object of this target into the programs that depend on it, whether or not
+they refer to it (like cc_library.alwayslink; `-Wl,--whole-archive`): for code that only
+registers itself (a global's constructor), or a main() in a library."""),
+        "linkstatic": attr.bool(
+            default = True,
+            doc = """True (the default, unlike cc_library's False): a static archive only. False: a shared
+library as well (like cc_library's), which programs linked dynamically (cc_test by default,
+--dynamic_mode=fully) link instead of the archive; not with relocatable device code, which is
+device-linked into one program.""",
+        ),
         "defines": attr.string_list(doc = "Preprocessor defines, propagated to dependents (like cc_library.defines)."),
         "local_defines": attr.string_list(doc = "Preprocessor defines for this target's compiles only, not propagated (like cc_library.local_defines)."),
         "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),

@@ -110,7 +110,8 @@ def nvcc_compile(
         compilation_context,
         copts,
         host_copts,
-        split = True):
+        split = True,
+        additional_inputs = depset()):
     """Compiles one CUDA source file to an object with nvcc.
 
     Split (the default), the compile is a graph of actions that each do one part of what nvcc does in
@@ -140,8 +141,15 @@ def nvcc_compile(
       copts: list of extra nvcc options.
       host_copts: list of host-compiler options (each passed with -Xcompiler).
       split: bool, whether to split the compile (--@rules_cuda_go//toolchains:split_nvcc).
+      additional_inputs: depset of Files that every action of the compile reads besides the
+        source and headers (cu_library.additional_compiler_inputs: files that copts name).
     """
     line_info = has_line_info(mode, copts)
+
+    # Every action that preprocesses the source sees the extra inputs as headers (staged with them
+    # where line tables are written); the others (SASS, fatbinary) get them as inputs, since copts
+    # may name them (--options-file).
+    headers = depset(transitive = [compilation_context.headers, additional_inputs])
     common = struct(
         src = src,
         host = host,
@@ -166,7 +174,7 @@ def nvcc_compile(
             host = host,
             args = args,
             src = src,
-            headers = compilation_context.headers,
+            headers = headers,
             out = out,
             line_info = line_info,
             mnemonic = "NvccCompile",
@@ -209,7 +217,7 @@ def nvcc_compile(
             host = host,
             args = args,
             src = src,
-            headers = compilation_context.headers,
+            headers = headers,
             out = ptx,
             # cicc writes no file times: the PTX does not depend on when the sources were written.
             line_info = False,
@@ -239,7 +247,7 @@ def nvcc_compile(
                 host = host,
                 args = args,
                 src = src,
-                headers = compilation_context.headers if line_info else depset(),
+                headers = headers if line_info else additional_inputs,
                 out = cubin,
                 line_info = line_info,
                 mnemonic = "NvccSass",
@@ -264,7 +272,7 @@ def nvcc_compile(
         executable = cuda.nvcc_split,
         toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [head, whole],
-        inputs = depset([f for _, f in images], transitive = [cuda.toolkit_files, host.files]),
+        inputs = depset([f for _, f in images], transitive = [additional_inputs, cuda.toolkit_files, host.files]),
         outputs = [fatbin_c],
         env = host.env,
         mnemonic = "NvccFatbin",
@@ -296,7 +304,7 @@ def nvcc_compile(
             executable = cuda.nvcc_split,
             toolchain = CUDA_TOOLCHAIN_TYPE,
             arguments = [asm_head, whole],
-            inputs = depset([src, stub, stub_ptx.file], transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
+            inputs = depset([src, stub, stub_ptx.file], transitive = [headers, cuda.toolkit_files, host.files]),
             outputs = [asm, standin],
             env = host.env,
             mnemonic = "NvccHostAsm",
@@ -311,7 +319,7 @@ def nvcc_compile(
         executable = cuda.nvcc_split,
         toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [head, whole],
-        inputs = depset(host_inputs, transitive = [compilation_context.headers, cuda.toolkit_files, host.files]),
+        inputs = depset(host_inputs, transitive = [headers, cuda.toolkit_files, host.files]),
         outputs = [out],
         env = host.env,
         mnemonic = "NvccHost",

@@ -1,0 +1,1 @@
+int parity_host() { return 1; }
