@@ -53,7 +53,8 @@ func Run(t *testing.T, s Spec) {
 }
 
 // checkStream runs the op (and its backward) on a new stream of dev on
-// inputs made on the default stream, checks that the output belongs to that
+// inputs made on the default stream (in float64, or the op's first dtype
+// without float64), checks that the output belongs to that
 // stream and compares the output and the gradients with the CPU's.
 func (s Spec) checkStream(ctx context.Context, dev ops.Device, report func(format string, a ...any)) {
 	st, err := cuda.NewStream(dev.Index)
@@ -70,7 +71,8 @@ func (s Spec) checkStream(ctx context.Context, dev ops.Device, report func(forma
 			layouts[j] = Transposed
 		}
 	}
-	out, isInput, got, gotG, err := s.run(sctx, ctx, dev, layouts)
+	dtype := s.streamDType()
+	out, isInput, got, gotG, err := s.run(sctx, ctx, dev, layouts, dtype)
 	if err != nil {
 		report("%s on %v: %v", s.Name, st, err)
 		return
@@ -78,12 +80,12 @@ func (s Spec) checkStream(ctx context.Context, dev ops.Device, report func(forma
 	if os, err := cuda.StreamOf(out); !isInput && (err != nil || os != st) {
 		report("%s called with a context on %v: the output belongs to %v (%v)", s.Name, st, os, err)
 	}
-	_, _, want, wantG, err := s.run(ctx, ctx, ops.CPU, layouts)
+	_, _, want, wantG, err := s.run(ctx, ctx, ops.CPU, layouts, dtype)
 	if err != nil {
 		report("%s on the CPU: %v", s.Name, err)
 		return
 	}
-	rtol, atol := s.Tol(gradDType)
+	rtol, atol := s.Tol(dtype)
 	if err := Compare(got, want, rtol, atol); err != nil {
 		report("%s on %v against the CPU: output: %v", s.Name, st, err)
 	}

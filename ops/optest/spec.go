@@ -285,18 +285,27 @@ func (s Spec) checkUnsupported(ctx context.Context, dev ops.Device, report func(
 	}
 }
 
-// gradDType is the dtype of the inputs of GradCheck and of the check on a
-// stream.
+// gradDType is the dtype of the inputs of GradCheck and, where the op
+// supports it, of the check on a stream.
 const gradDType = ops.Float64
 
-// leaves returns the inputs of GradShapes in float64 on dev, in the given
+// streamDType is the dtype of the check on a stream: float64, or the op's
+// first dtype for an op without float64.
+func (s Spec) streamDType() ops.DType {
+	if slices.Contains(s.DTypes, gradDType) {
+		return gradDType
+	}
+	return s.DTypes[0]
+}
+
+// leaves returns the inputs of GradShapes in dtype on dev, in the given
 // layouts, as leaves that require grad.
-func (s Spec) leaves(ctx context.Context, dev ops.Device, layouts []Layout) ([]*ops.Tensor, error) {
-	data, err := s.caseData(ctx, 99, s.GradShapes, gradDType)
+func (s Spec) leaves(ctx context.Context, dev ops.Device, layouts []Layout, dtype ops.DType) ([]*ops.Tensor, error) {
+	data, err := s.caseData(ctx, 99, s.GradShapes, dtype)
 	if err != nil {
 		return nil, err
 	}
-	in, err := inputs(ctx, gradDType, data, s.GradShapes, layouts, dev)
+	in, err := inputs(ctx, dtype, data, s.GradShapes, layouts, dev)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +323,7 @@ func (s Spec) leaves(ctx context.Context, dev ops.Device, layouts []Layout) ([]*
 func (s Spec) checkGrad(ctx context.Context, dev ops.Device, report func(format string, a ...any)) {
 	for k := range combinations(s.GradShapes) {
 		layouts := layoutsFor(s.GradShapes, k)
-		in, err := s.leaves(ctx, dev, layouts)
+		in, err := s.leaves(ctx, dev, layouts, gradDType)
 		if err != nil {
 			report("%s: making the inputs of GradCheck on %v: %v", s.Name, dev, err)
 			return
@@ -385,14 +394,14 @@ func (s Spec) checkErrors(ctx context.Context, dev ops.Device, other *ops.Device
 }
 
 // run computes the op on dev with ctx on leaves made with made (the inputs'
-// context) from the float64 values of GradShapes in the given layouts, and,
+// context) from the values of GradShapes in dtype in the given layouts, and,
 // unless s.NoGrad, the gradients of the inputs for the L2 norm of the
 // output, with Backward(ctx).
 //
 // It also reports whether out is one of the inputs as it is (as AsType to
 // an input's own dtype returns it): such an output keeps its own stream.
-func (s Spec) run(ctx, made context.Context, dev ops.Device, layouts []Layout) (out *ops.Tensor, isInput bool, values []float64, grads [][]float64, err error) {
-	in, err := s.leaves(made, dev, layouts)
+func (s Spec) run(ctx, made context.Context, dev ops.Device, layouts []Layout, dtype ops.DType) (out *ops.Tensor, isInput bool, values []float64, grads [][]float64, err error) {
+	in, err := s.leaves(made, dev, layouts, dtype)
 	if err != nil {
 		return nil, false, nil, nil, err
 	}
