@@ -38,4 +38,4 @@ in_chroot 'cd /src && rc=$(BAZELW_QUIET=1 ./bazelw info repository_cache) && ob=
   du -sh "$rc" "$ob/external" "$(dirname "$ob")" && echo "largest external repositories:" &&
   du -sm "$ob"/external/*/ 2>/dev/null | sort -rn | head -n 8' || echo "(could not measure the download size)"
 echo "== second run"
-time in_chroot "cd /src && ./bazelw test //tests:all && ./bazelw test --config=workspace //tests:all"
+time in_chroot "cd /src && ./bazelw test //tests:all"
