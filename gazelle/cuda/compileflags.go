@@ -141,11 +141,12 @@ func isIdentifier(s string) bool {
 }
 
 // applyCompileFlags puts the directives' macros and options on r, the rule generated for old
-// (nil for a new rule), when r compiles sources: while cuda_define is in effect, local_defines is
-// the directives' defines followed by the elements of the existing list marked # keep; while
-// cuda_copts is in effect, copts is the directives' options, then those gazelle infers
-// (--extended-lambda), then the existing elements marked # keep. Outside the directives' scope
-// both attributes are the user's and are not touched.
+// (nil for a new rule): while cuda_define is in effect, the local_defines of a rule that compiles
+// sources is the directives' defines followed by the elements of the existing list marked # keep;
+// while cuda_copts is in effect, the copts of a rule that nvcc compiles sources of (cu_library's
+// copts are nvcc's) is the directives' options, then those gazelle infers (--extended-lambda),
+// then the existing elements marked # keep. Outside the directives' scope both attributes are the
+// user's and are not touched.
 //
 // local_defines, not defines: a Makefile's -D reaches the compiles of its own sources only, and
 // the directive gives the macro to every rule below it already; defines would also hand it to
@@ -155,13 +156,13 @@ func isIdentifier(s string) bool {
 // rule old gets the value directly; merging then keeps it.
 func (g *generator) applyCompileFlags(r, old *rule.Rule) {
 	cf := g.cc.compile
-	if !cf.set() || !compilesSources(r) {
+	if !cf.set() || !compilesSources(r, false, false) {
 		return
 	}
 	if len(cf.defines) > 0 {
 		g.ownList(r, old, "local_defines", cf.defines)
 	}
-	if len(cf.copts) > 0 {
+	if len(cf.copts) > 0 && compilesSources(r, true, isTrue(r.Attr("host_srcs_as_cuda")) || old != nil && isTrue(old.Attr("host_srcs_as_cuda"))) {
 		want := append([]string(nil), cf.copts...)
 		for _, c := range r.AttrStrings("copts") {
 			for _, x := range extendedLambdaFlags {
@@ -207,10 +208,12 @@ func (g *generator) ownList(r, old *rule.Rule, key string, want []string) {
 }
 
 // compilesSources reports whether r's srcs list a file that it compiles (not only private
-// headers).
-func compilesSources(r *rule.Rule) bool {
+// headers); with cuda, a file that nvcc compiles: a .cu file, or a C++ source when r has
+// host_srcs_as_cuda = True (asCuda).
+func compilesSources(r *rule.Rule, cuda, asCuda bool) bool {
 	for _, f := range r.AttrStrings("srcs") {
-		if ext := path.Ext(f); cudaSourceExts[ext] || hostSourceExts[ext] {
+		ext := path.Ext(f)
+		if cudaSourceExts[ext] || hostSourceExts[ext] && (!cuda || asCuda && ext != ".c") {
 			return true
 		}
 	}
@@ -224,4 +227,10 @@ func appendNew(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// isTrue reports whether e is the literal True.
+func isTrue(e bzl.Expr) bool {
+	id, ok := e.(*bzl.Ident)
+	return ok && id.Name == "True"
 }
