@@ -188,3 +188,17 @@ func (g *generator) forcedLinks(own, shared []string) []string {
 	sort.Strings(opts)
 	return opts
 }
+
+// usedBy reports whether a source of shared uses a symbol that a source of own defines.
+func (g *generator) usedBy(own, shared []string) bool {
+	for _, f := range own {
+		for _, s := range g.definitions(f) {
+			for _, sf := range shared {
+				if g.mentions(sf, s.Name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -156,8 +156,7 @@ func (g *generator) plan() *plan {
 		return p
 	}
 	g.addPrograms(p, programs)
-	g.addDeclared(p, declared)
-	if len(engines) > 0 {
+	if g.addDeclared(p, declared) || len(engines) > 0 {
 		mainsLeft = nil // main() is the programs', not a program of the directory's library
 	}
 	g.addBinary(p, mainsLeft)
