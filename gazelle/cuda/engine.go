@@ -126,8 +126,11 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 // dropDuplicates returns the sources of pool (what one rule would compile) without those that
 // define a symbol another source of pool defines, and logs each such symbol with its files: a
 // rule that compiled them would link two definitions of one symbol, and gazelle cannot tell which
-// program each belongs to.
+// program each belongs to. A directory that gets no CUDA rules keeps its pool (and logs nothing).
 func (g *generator) dropDuplicates(pool []string) []string {
+	if !g.wanted {
+		return pool
+	}
 	dups := g.duplicates(pool)
 	if len(dups) == 0 {
 		return pool
