@@ -125,7 +125,8 @@ echo "gazelle-fixture-check: bazel build //... (no hand edits)"
 "$bazelw" build //...
 # Common/ is a header collection: a program links the libraries of the headers it includes only
 # (helper_blas.h's cuBLAS: blasAxpy and matmul_cublas, not their neighbours).
-needs() { readelf -d "bazel-bin/${1%:*}/${1#*:}" | grep -q "NEEDED.*\[$2"; }
+# A library by its soname's stem: libcuda.so.1, not libcudart.so.13 (cuRAND 13.5 NEEDs the latter).
+needs() { readelf -d "bazel-bin/${1%:*}/${1#*:}" | grep -q "NEEDED.*\[$2\.so"; }
 for b in "${binaries[@]}"; do
   [ -x "bazel-bin/${b%:*}/${b#*:}" ] || fail "//$b was not built"
 done
