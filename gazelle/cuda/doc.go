@@ -55,7 +55,8 @@
 // directory's {dirname}_bin is deleted when the library has no main() any more (if its deps are
 // still only that library). No binary is generated for a library that a cc_binary or cc_test of
 // the build file lists in deps already. `# gazelle:cuda_binaries disabled` turns programs off:
-// every source stays in the directory's library, and existing binaries are left alone.
+// every source stays in the directory's library (but sources that define one symbol twice, see
+// below), and existing binaries are left alone.
 //
 // One program per file around a shared main() (see engineFiles): when exactly one source defines
 // main(), two or more others define the same symbols (at file scope, with external linkage,
