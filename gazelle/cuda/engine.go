@@ -45,16 +45,16 @@ func (g *generator) mentions(f, name string) bool {
 	return ids[name]
 }
 
-// duplicates returns, for each symbol that two or more of files define, the files that define
-// it, sorted.
+// duplicates returns, for each symbol that two or more of files define (by cpp.Symbol.Key: a
+// function's overloads are other symbols), the files that define it, sorted.
 func (g *generator) duplicates(files []string) map[string][]string {
 	by := map[string][]string{}
 	for _, f := range files {
 		seen := map[string]bool{}
 		for _, s := range g.definitions(f) {
-			if !seen[s.Name] {
-				seen[s.Name] = true
-				by[s.Name] = append(by[s.Name], f)
+			if !seen[s.Key] {
+				seen[s.Key] = true
+				by[s.Key] = append(by[s.Key], f)
 			}
 		}
 	}
@@ -97,11 +97,12 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 		if !definer[f] {
 			shared = append(shared, f)
 			for _, s := range g.definitions(f) {
-				sharedDefs[s.Name] = true
+				sharedDefs[s.Key] = true
 			}
 		}
 	}
-	for name := range dups {
+	for key := range dups {
+		name, _, _ := strings.Cut(key, "(")
 		used := false
 		for _, f := range shared {
 			used = used || g.mentions(f, name)
@@ -113,7 +114,7 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 	var out []string
 	for f := range definer {
 		for _, s := range g.definitions(f) {
-			if sharedDefs[s.Name] {
+			if sharedDefs[s.Key] {
 				return nil
 			}
 		}

@@ -12,6 +12,11 @@ import (
 type Symbol struct {
 	// Name is the identifier as written.
 	Name string
+	// Key tells definitions of one symbol apart from overloads: the name of a variable; the name
+	// and the parameter list (its text with blanks collapsed) of a function, so that print(int)
+	// and print(float) in two files are two symbols (and the same function with differently named
+	// parameters is not recognised as one).
+	Key string
 	// Line is the line of the definition.
 	Line int
 	// Function is true for a function definition, false for a variable.
@@ -47,12 +52,15 @@ func ScanDefinitions(src []byte) []Symbol {
 	}
 	stack := []defScope{{kind: scopeContainer}}
 	var out []Symbol
-	add := func(name string, at int, function, cLink, global bool) {
-		if name == "" || name == "main" {
+	add := func(name, params string, at int, function, cLink, global bool) {
+		if name == "" || name == "main" || name == "operator" {
 			return
 		}
 		line := lineOf(at)
-		s := Symbol{Name: name, Line: line, Function: function, Conditional: conditional(line)}
+		s := Symbol{Name: name, Key: name, Line: line, Function: function, Conditional: conditional(line)}
+		if function {
+			s.Key = name + "(" + strings.Join(strings.Fields(params), " ") + ")"
+		}
 		if cLink || (!function && global) {
 			s.LinkName = name
 		}
@@ -87,7 +95,7 @@ func ScanDefinitions(src []byte) []Symbol {
 				stack = append(stack, s)
 			case strings.Contains(header, "(") && !strings.Contains(header, "="):
 				if !top.internal && !internalLinkage(words) && !qualified(header) {
-					add(functionName(header), stmtStart+firstNonSpace(text[stmtStart:i]), true, top.cLinkage || hasWord(words, "extern"), !top.named)
+					add(functionName(header), parameters(header), stmtStart+firstNonSpace(text[stmtStart:i]), true, top.cLinkage || hasWord(words, "extern"), !top.named)
 				}
 				stack = append(stack, defScope{kind: scopeFunction, internal: true})
 			default:
@@ -111,7 +119,7 @@ func ScanDefinitions(src []byte) []Symbol {
 					stmt, at = pending, pendingAt
 				}
 				if name, ok := variableDefinition(stmt); ok {
-					add(name, at, false, top.cLinkage, !top.named)
+					add(name, "", at, false, top.cLinkage, !top.named)
 				}
 			}
 			pending = ""
@@ -119,6 +127,21 @@ func ScanDefinitions(src []byte) []Symbol {
 		}
 	}
 	return out
+}
+
+// parameters returns the text between the parentheses of a function definition's header (the
+// last parenthesised group: attributes come before the name).
+func parameters(header string) string {
+	d := stripAttributes(header)
+	open := strings.IndexByte(d, '(')
+	if open < 0 {
+		return ""
+	}
+	end := matchingParen(d, open)
+	if end < 0 {
+		return ""
+	}
+	return d[open+1 : end]
 }
 
 // variableDefinition returns the name a statement at namespace scope defines when it is a

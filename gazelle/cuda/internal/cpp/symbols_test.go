@@ -47,6 +47,7 @@ struct S {
 };
 void S::outOfLine() {}
 int main(int argc, char** argv) { return 0; }
+std::ostream& operator<<(std::ostream& o, const S& s) { return o; }
 #ifdef _WIN32
 int platform_only() { return 1; }
 #endif
@@ -54,6 +55,9 @@ int platform_only() { return 1; }
 	var got []string
 	for _, s := range ScanDefinitions(src) {
 		e := s.Name + "/" + s.LinkName
+		if s.Function {
+			e = s.Key + "/" + s.LinkName
+		}
 		if s.Function {
 			e += "()"
 		}
@@ -64,8 +68,8 @@ int platform_only() { return 1; }
 	}
 	want := []string{
 		"counter/counter", "theEngine/theEngine", "scale/scale", "cache/cache",
-		"helper/()", "kernel/()", "c_entry/c_entry()", "c_table/c_table",
-		"in_ns/", "f/()", "platform_only/()?",
+		"helper(int x)/()", "kernel(float* x)/()", "c_entry(int n)/c_entry()", "c_table/c_table",
+		"in_ns/", "f()/()", "platform_only()/()?",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ScanDefinitions:\n got %q\nwant %q", got, want)
