@@ -100,10 +100,12 @@ func (g *generator) programPairs() []*programPair {
 }
 
 // selectPrograms returns the programs of the directory. With binaries enabled, in a directory
-// that gets CUDA rules: every source defining main() when there are several, and any source
-// defining main() that an existing program pair compiles. A pair named as addPrograms names
-// them whose source defines main() no more (or is gone) is deleted; any other pair is left
-// alone, and its source is taken (no other rule lists it). handled gets the pairs' libraries.
+// that gets CUDA rules: every source defining main() when there are several, the engines (the
+// sources that define what the directory's shared main() reads, see engineFiles), and any such
+// source that an existing program pair compiles (isMain says which sources are programs). A pair
+// named as addPrograms names them whose source is a program no more (or is gone) is deleted; any
+// other pair is left alone, and its source is taken (no other rule lists it). handled gets the
+// pairs' libraries.
 func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bool, engines []string, handled map[*rule.Rule]bool, taken map[string]bool) []*program {
 	on := g.cc.binaries && g.wanted
 	var programs []*program

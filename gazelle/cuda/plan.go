@@ -75,8 +75,11 @@ func (p *plan) freeName(names ...string) string {
 
 // plan decides the rules of the directory:
 //   - programs: with binaries enabled, each source defining main() in a directory with several
-//     of them, or one that an existing program pair (see programPairs) compiles, gets its own
-//     cu_library and cc_binary (see addPrograms);
+//     of them, each source that defines what the directory's only main() reads (see
+//     engineFiles), or one that an existing program pair (see programPairs) compiles, gets its
+//     own cu_library and cc_binary (see addPrograms); so does each cuda_program directive (see
+//     directivePrograms);
+//   - sources that would define one symbol twice in one rule are left out (see dropDuplicates);
 //   - the other files form a header collection (see planCollection) when they are two or more
 //     headers and host sources without a .cu file or a main(), else the directory's library
 //     (planLibrary), with a cc_binary when one of its sources defines main(). With one header
