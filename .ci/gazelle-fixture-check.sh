@@ -39,6 +39,7 @@ packages=(
   Samples/2_Advanced/thrustSort
   Samples/3_Playground/kernelVariants
   "Samples/4_Course/01 CUDA Basics"
+  Samples/5_Benchmarks/reduceBench
   Utilities/deviceList
 )
 
@@ -61,6 +62,8 @@ binaries=(
   Samples/3_Playground/kernelVariants:relu_forward
   Samples/3_Playground/kernelVariants:scale_backward
   "Samples/4_Course/01 CUDA Basics:01 CUDA Basics_bin"
+  Samples/5_Benchmarks/reduceBench:max_bench
+  Samples/5_Benchmarks/reduceBench:sum_bench
   Utilities/deviceList:deviceList_bin
 )
 
@@ -107,6 +110,13 @@ grep -q '"//Samples/0_Basic/matrixLayout/inc"' Samples/0_Basic/matrixLayout/src/
 grep -q 'render_d3d.cpp' Common/BUILD.bazel && fail "Common: render_d3d.cpp is in a rule"
 grep -q 'host_srcs_as_cuda = True' Samples/0_Basic/hostLaunch/BUILD.bazel || fail "hostLaunch: host_srcs_as_cuda = True not inferred (main.cpp launches a kernel)"
 grep -q '"@cuda//:cuda_driver_lazy"' Samples/0_Basic/deviceQueryDrv/BUILD.bazel || fail "deviceQueryDrv: no dep on @cuda//:cuda_driver_lazy (it calls the driver API)"
+# reduceBench: one program per file that defines the engine common.cu's main() reads, none for
+# the directory's library; the root's cuda_define and cuda_copts reach its rules.
+bench=Samples/5_Benchmarks/reduceBench/BUILD.bazel
+grep -q 'name = "reduceBench_bin"' "$bench" && fail "reduceBench: a binary for the directory's library (it would link no engine)"
+grep -q '"-Wl,-u,engine"' "$bench" || fail "reduceBench: the programs' libraries are not linked whole (-Wl,-u,engine)"
+grep -q '"GS_OS_LINUX"' "$bench" || fail "reduceBench: no local_defines from # gazelle:cuda_define"
+grep -q '"--use_fast_math"' "$bench" || fail "reduceBench: no copts from # gazelle:cuda_copts"
 
 echo "gazelle-fixture-check: a second run changes nothing"
 "$bazelw" run //:gazelle -- -mode=diff || fail "the second gazelle run would change the BUILD files (diff above)"
@@ -115,7 +125,8 @@ echo "gazelle-fixture-check: bazel build //... (no hand edits)"
 "$bazelw" build //...
 # Common/ is a header collection: a program links the libraries of the headers it includes only
 # (helper_blas.h's cuBLAS: blasAxpy and matmul_cublas, not their neighbours).
-needs() { readelf -d "bazel-bin/${1%:*}/${1#*:}" | grep -q "NEEDED.*\[$2"; }
+# A library by its soname's stem: libcuda.so.1, not libcudart.so.13 (cuRAND 13.5 NEEDs the latter).
+needs() { readelf -d "bazel-bin/${1%:*}/${1#*:}" | grep -q "NEEDED.*\[$2\.so"; }
 for b in "${binaries[@]}"; do
   [ -x "bazel-bin/${b%:*}/${b#*:}" ] || fail "//$b was not built"
 done
@@ -125,13 +136,16 @@ for b in Samples/0_Basic/vectorScale:vectorScale_bin Samples/3_Playground/kernel
   needs "$b" libcublas && fail "$b links cuBLAS, which it does not use"
 done
 # Every binary starts without a driver: the driver-API program too (cuda_driver_lazy NEEDs no
-# libcuda.so.1). Where there is no GPU, the two that run here say so and exit with 1.
+# libcuda.so.1). Where there is no GPU, the four that run here say so and exit with 1 (each
+# benchmark names the engine it linked).
 for b in "${binaries[@]}"; do
   needs "$b" libcuda && fail "//$b NEEDs libcuda.so.1; it must start without a driver"
 done
 if ! nvidia-smi -L >/dev/null 2>&1; then
   for run in "Samples/0_Basic/deviceQueryDrv:deviceQueryDrv_bin:deviceQueryDrv: cuInit (is an NVIDIA driver installed?)" \
-    "Samples/0_Basic/hostLaunch:hostLaunch_bin:hostLaunch: no usable CUDA device"; do
+    "Samples/0_Basic/hostLaunch:hostLaunch_bin:hostLaunch: no usable CUDA device" \
+    "Samples/5_Benchmarks/reduceBench:sum_bench:sum: no usable CUDA device" \
+    "Samples/5_Benchmarks/reduceBench:max_bench:max: no usable CUDA device"; do
     bin=${run%%:*}/$(cut -d: -f2 <<<"$run")
     want=$(cut -d: -f3- <<<"$run")
     rc=0

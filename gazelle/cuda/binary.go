@@ -22,6 +22,8 @@ const requiresCuda = "requires_cuda"
 // program is a source defining main() that gets a cu_library and a cc_binary of its own.
 type program struct {
 	src string
+	// engine: the source defines what the directory's shared main() reads (see engineFiles).
+	engine bool
 	// pair are the existing rules of the program, nil for a new one.
 	pair *programPair
 }
@@ -66,8 +68,12 @@ func (g *generator) programPairs() []*programPair {
 	delete(libs, g.wantedName())
 	var out []*programPair
 	seen := map[*rule.Rule]bool{}
+	declared := map[string]bool{}
+	for _, d := range g.cc.programs {
+		declared[d.name] = true
+	}
 	for _, b := range g.args.File.Rules {
-		if !g.isKind(b, ccBinaryKind) || b.Attr("srcs") != nil || !plainList(b, "deps") {
+		if declared[b.Name()] || !g.isKind(b, ccBinaryKind) || b.Attr("srcs") != nil || !plainList(b, "deps") {
 			continue
 		}
 		deps := b.AttrStrings("deps")
@@ -94,11 +100,13 @@ func (g *generator) programPairs() []*programPair {
 }
 
 // selectPrograms returns the programs of the directory. With binaries enabled, in a directory
-// that gets CUDA rules: every source defining main() when there are several, and any source
-// defining main() that an existing program pair compiles. A pair named as addPrograms names
-// them whose source defines main() no more (or is gone) is deleted; any other pair is left
-// alone, and its source is taken (no other rule lists it). handled gets the pairs' libraries.
-func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bool, handled map[*rule.Rule]bool, taken map[string]bool) []*program {
+// that gets CUDA rules: every source defining main() when there are several, the engines (the
+// sources that define what the directory's shared main() reads, see engineFiles), and any such
+// source that an existing program pair compiles (isMain says which sources are programs). A pair
+// named as addPrograms names them whose source is a program no more (or is gone) is deleted; any
+// other pair is left alone, and its source is taken (no other rule lists it). handled gets the
+// pairs' libraries.
+func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bool, engines []string, handled map[*rule.Rule]bool, taken map[string]bool) []*program {
 	on := g.cc.binaries && g.wanted
 	var programs []*program
 	bySrc := map[string]*program{}
@@ -112,6 +120,9 @@ func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bo
 		for _, m := range mains {
 			add(m)
 		}
+	}
+	for _, e := range engines {
+		add(e).engine = true
 	}
 	for _, pp := range g.programPairs() {
 		handled[pp.lib] = true
@@ -142,15 +153,7 @@ func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bo
 // their functions through declarations of its own); a new one starts with the compile settings
 // (inheritedAttrs) of the directory's existing library.
 func (g *generator) addPrograms(p *plan, programs []*program) {
-	var dirDeps []string
-	if p.dirLib != nil {
-		for _, f := range p.dirLib.srcs {
-			if !headerExts[path.Ext(f)] {
-				dirDeps = []string{":" + p.dirLib.name}
-				break
-			}
-		}
-	}
+	dirDeps := p.dirDeps()
 	for _, pr := range programs {
 		var bin, lib string
 		var old *rule.Rule
@@ -177,6 +180,9 @@ func (g *generator) addPrograms(p *plan, programs []*program) {
 			b.SetAttr("target_compatible_with", requiresCudaCall())
 		}
 		u := &libUnit{name: lib, old: old, srcs: []string{pr.src}, private: true, deps: dirDeps, binary: b}
+		if pr.engine && p.dirLib != nil {
+			u.linkopts = g.forcedLinks(u.srcs, p.dirLib.srcs)
+		}
 		if pr.pair == nil && p.dirLib != nil && p.dirLib.old != nil {
 			// A new program's compiles start with the settings of the directory's library,
 			// which compiled its source before (or compiles its neighbours).
@@ -184,6 +190,19 @@ func (g *generator) addPrograms(p *plan, programs []*program) {
 		}
 		p.libs = append(p.libs, u)
 	}
+}
+
+// dirDeps returns the deps of a program's library on the directory's library: none when there
+// is none or it compiles no sources (its headers are found through includes).
+func (p *plan) dirDeps() []string {
+	if p.dirLib != nil {
+		for _, f := range p.dirLib.srcs {
+			if !headerExts[path.Ext(f)] {
+				return []string{":" + p.dirLib.name}
+			}
+		}
+	}
+	return nil
 }
 
 func requiresCudaCall() bzl.Expr {

@@ -19,7 +19,8 @@ import (
 // its name, else of the first header of the directory it includes, and only when nothing it
 // includes is missing (see missingInclude): a helper for another platform (one that includes
 // d3d11.h) is compiled by no rule, and logged. The directory's library of an earlier run is
-// replaced; two or more other cu_library rules make the directory hand-written.
+// replaced; two or more other cu_library rules make the directory hand-written. pool are the host
+// sources that compile (see compilable).
 func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
 	includeDir := g.isIncludeDir()
 	units := map[string]*libUnit{}
@@ -62,7 +63,7 @@ func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
 		p.remove(cuLibraryKind, former.Name())
 	}
 
-	for _, f := range g.compilable(pool) {
+	for _, f := range pool {
 		h := g.headerOf(f, units)
 		if h == "" {
 			log.Printf("%s: %s is compiled by no rule: in a directory of headers, a source joins the rule of the header with its name or of the first header of the directory it includes, and it has neither", g.buildPath(), f)
@@ -173,7 +174,7 @@ func (g *generator) walkIncludes(f string, visit func(from string, inc cpp.Inclu
 	rel := path.Join(g.args.Rel, f)
 	g.pp.seed(rel, src)
 	stop := false
-	g.pp.walkUnit(g.cc, rel, nil, nil, func(_ string, _, _ int, r reached) {
+	g.pp.walkUnit(g.cc, rel, g.cc.compile.flags(), nil, func(_ string, _, _ int, r reached) {
 		if stop {
 			return
 		}

@@ -24,6 +24,9 @@ const (
 	directiveInclude   = "cuda_include_dir"
 	directiveBinaries  = "cuda_binaries"
 	directiveBinNaming = "cuda_binary_naming"
+	directiveDefine    = "cuda_define"
+	directiveCopts     = "cuda_copts"
+	directiveProgram   = "cuda_program"
 )
 
 const (
@@ -68,6 +71,11 @@ type cudaConfig struct {
 	// ancestor package already use (srcs = ["csrc/kernel.cu"]): no BUILD file is generated there.
 	// ownedTrees are directories whose whole subtree a recursive glob (csrc/**) uses.
 	ownedDirs, ownedTrees map[string]bool
+	// compile are the macros and compiler options of cuda_define and cuda_copts directives,
+	// inherited (see compileFlags).
+	compile compileFlags
+	// programs are the cuda_program directives of this directory's build file (not inherited).
+	programs []programDirective
 }
 
 // ownedByAncestor reports whether rules of an ancestor package use the files of directory rel.
@@ -107,6 +115,7 @@ func (cc *cudaConfig) clone() *cudaConfig {
 	c := *cc
 	c.naming = c.namingInherited
 	c.binaryNaming = c.binaryNamingInherited
+	c.programs = nil
 	return &c
 }
 
@@ -179,7 +188,7 @@ func (l *cudaLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error {
 
 // KnownDirectives implements config.Configurer.
 func (*cudaLang) KnownDirectives() []string {
-	return []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo, directiveInclude, directiveBinaries, directiveBinNaming}
+	return []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo, directiveInclude, directiveBinaries, directiveBinNaming, directiveDefine, directiveCopts, directiveProgram}
 }
 
 // Configure implements config.Configurer: it applies the directives of the build file in rel,
@@ -227,6 +236,14 @@ func (*cudaLang) Configure(c *config.Config, rel string, f *rule.File) {
 			cc.includeDirs = parseIncludeDir(f, d, rel, cc.includeDirs)
 		case directiveArchs:
 			cc.archs = d.Value
+		case directiveDefine:
+			cc.compile = cc.compile.withDefine(f, d)
+		case directiveCopts:
+			cc.compile = cc.compile.withCopts(f, d)
+		case directiveProgram:
+			if p, ok := parseProgram(f, d, cc.programs); ok {
+				cc.programs = append(cc.programs, p)
+			}
 		case directiveRulesRepo:
 			if rel != "" {
 				log.Printf("%s: # gazelle:%s is only read from the root build file; ignored here", f.Path, d.Key)

@@ -71,3 +71,63 @@ func TestLocalName(t *testing.T) {
 		}
 	}
 }
+
+func TestCompileDirectives(t *testing.T) {
+	f, err := rule.LoadData("BUILD.bazel", "", []byte(`
+# gazelle:cuda_define NCCL_OS_LINUX
+# gazelle:cuda_define LEVEL=1 WIDE
+# gazelle:cuda_define 9bad
+# gazelle:cuda_copts --use_fast_math -DFAST "-Xcompiler -Wall"
+# gazelle:cuda_program perf a.cu b.cu a.cu
+# gazelle:cuda_program perf c.cu
+# gazelle:cuda_program broken
+# gazelle:cuda_program other sub/x.cu
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := newCudaConfig()
+	for _, d := range f.Directives {
+		switch d.Key {
+		case directiveDefine:
+			cc.compile = cc.compile.withDefine(f, d)
+		case directiveCopts:
+			cc.compile = cc.compile.withCopts(f, d)
+		case directiveProgram:
+			if p, ok := parseProgram(f, d, cc.programs); ok {
+				cc.programs = append(cc.programs, p)
+			}
+		}
+	}
+	if want := []string{"NCCL_OS_LINUX", "LEVEL=1", "WIDE"}; !reflect.DeepEqual(cc.compile.defines, want) {
+		t.Errorf("defines = %q, want %q", cc.compile.defines, want)
+	}
+	if want := []string{"--use_fast_math", "-DFAST", "-Xcompiler -Wall"}; !reflect.DeepEqual(cc.compile.copts, want) {
+		t.Errorf("copts = %q, want %q", cc.compile.copts, want)
+	}
+	if want := []string{"-DNCCL_OS_LINUX", "-DLEVEL=1", "-DWIDE", "-DFAST"}; !reflect.DeepEqual(cc.compile.flags(), want) {
+		t.Errorf("flags = %q, want %q", cc.compile.flags(), want)
+	}
+	if want := []programDirective{{name: "perf", files: []string{"a.cu", "b.cu"}}}; !reflect.DeepEqual(cc.programs, want) {
+		t.Errorf("programs = %+v, want %+v", cc.programs, want)
+	}
+
+	// A subdirectory inherits the flags, replaces a define by name and clears the copts; the
+	// parent's lists stay as they were; programs are not inherited.
+	sub, err := rule.LoadData("sub/BUILD.bazel", "sub", []byte("# gazelle:cuda_define LEVEL=2\n# gazelle:cuda_copts\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := cc.clone()
+	child.compile = child.compile.withDefine(sub, sub.Directives[0])
+	child.compile = child.compile.withCopts(sub, sub.Directives[1])
+	if want := []string{"NCCL_OS_LINUX", "LEVEL=2", "WIDE"}; !reflect.DeepEqual(child.compile.defines, want) {
+		t.Errorf("child defines = %q, want %q", child.compile.defines, want)
+	}
+	if child.compile.copts != nil || child.programs != nil {
+		t.Errorf("child copts = %q, programs = %+v, want none", child.compile.copts, child.programs)
+	}
+	if cc.compile.defines[1] != "LEVEL=1" {
+		t.Errorf("the parent's defines changed: %q", cc.compile.defines)
+	}
+}

@@ -55,7 +55,25 @@
 // directory's {dirname}_bin is deleted when the library has no main() any more (if its deps are
 // still only that library). No binary is generated for a library that a cc_binary or cc_test of
 // the build file lists in deps already. `# gazelle:cuda_binaries disabled` turns programs off:
-// every source stays in the directory's library, and existing binaries are left alone.
+// every source stays in the directory's library (but sources that define one symbol twice, see
+// below), and existing binaries are left alone.
+//
+// One program per file around a shared main() (see engineFiles): when exactly one source defines
+// main(), two or more others define the same symbols (at file scope, with external linkage,
+// outside #if groups: see cpp.ScanDefinitions), the main() file does not, and a source that
+// defines none of them uses each (common.cu reads the ncclTestEngine that all_reduce.cu,
+// all_gather.cu, ... define), each defining file is a program as above, the other sources stay in
+// the directory's library, and that library gets no {dirname}_bin. A program's library comes
+// before the directory's library on the link line, so it gets linkopts = ["-Wl,-u,NAME"] for each
+// symbol it defines that the directory's library uses, when the linker name is the identifier (a
+// global variable, an extern "C" name; others are logged), and only when it has no linkopts. When
+// the sources of one rule would define a symbol twice otherwise, those sources go into no rule and
+// a log line names them and the symbol (see dropDuplicates).
+//
+// `# gazelle:cuda_program NAME FILE...` declares a program by hand: cu_library NAME_lib with srcs
+// = the FILEs (taken out of the directory's library) and deps on what they include and on the
+// directory's library, linked whole as above, and cc_binary NAME; both follow the directive on
+// every run.
 //
 // # The directory's library
 //
@@ -131,7 +149,8 @@
 // files a rule of an ancestor package lists (srcs = ["csrc/kernel.cu"]) gets no build file.
 //
 // Gazelle owns srcs, hdrs, textual_hdrs and deps (hand additions need a "# keep" comment, as for
-// Go rules), archs only while cuda_archs is set, and a generated cc_binary's deps. It adds
+// Go rules), archs only while cuda_archs is set, copts and local_defines only while cuda_copts and
+// cuda_define are in effect, and a generated cc_binary's deps. It adds
 // includes, rdc, host_srcs_as_cuda and copts only where they are missing. All other attributes (copts, host_copts, defines,
 // linkopts, visibility, tags, ...) are the user's and survive every run. A cu_library whose srcs or hdrs
 // is a glob, select or concatenation is left alone.
@@ -174,8 +193,8 @@
 // it); Gazelle never guesses.
 //
 // Only the includes a compile reaches count: conditional compilation (#if, #ifdef, #ifndef, #elif,
-// #elifdef, #elifndef, #else, #endif) is evaluated with the rule's macros (defines, local_defines,
-// -D and -U in copts and host_copts), the #define and #undef lines before the include, also those
+// #elifdef, #elifndef, #else, #endif) is evaluated with the macros of cuda_define and cuda_copts
+// directives and the rule's (defines, local_defines, -D and -U in copts and host_copts), the #define and #undef lines before the include, also those
 // of the repository's headers that the file includes (which are read, found on the same search
 // path, so include guards, #pragma once and a config.h work), and the compiler's (__linux__
 // defined, __NVCC__ and __CUDACC__ in .cu files and not in the host sources, _WIN32 and __APPLE__
@@ -224,11 +243,26 @@
 //	# gazelle:cuda_binary_naming PATTERN
 //	    Name of the cc_binary of a directory's only program, "{dirname}_bin" by default; a
 //	    literal name applies to this directory only, as for cuda_library_naming.
+//	# gazelle:cuda_define NAME[=VALUE] ...
+//	    A macro of every compile in this directory and below, as a Makefile's -D: conditional
+//	    compilation is evaluated with it (see Resolving includes), and every generated rule that
+//	    compiles sources gets local_defines = the directives' macros (not defines: the Makefile's
+//	    -D does not reach dependents elsewhere). Repeatable; a later NAME replaces the earlier;
+//	    inherited; an empty value clears.
+//	# gazelle:cuda_copts FLAGS
+//	    nvcc options of every CUDA compile in this directory and below (NVCCFLAGS,
+//	    CMAKE_CUDA_FLAGS): copts of every generated rule with .cu sources (or host_srcs_as_cuda);
+//	    split at whitespace, quotes keep an option together; -D and -U count for conditional
+//	    compilation. Repeatable; inherited; an empty value clears. While cuda_define or
+//	    cuda_copts is in effect, Gazelle owns local_defines or copts of the rules it generates:
+//	    the directives' values (then --extended-lambda where needed), then elements marked # keep.
+//	# gazelle:cuda_program NAME FILE...
+//	    This directory only: a program declared by hand (see Programs).
 //	# gazelle:cuda_rules_repo REPO
 //	    Root build file only. Where generated files load cu_library and go_cuda_library from:
 //	    REPO//rules:defs.bzl. Default: "" inside the rules_cuda_go module itself, else the
 //	    repo_name that MODULE.bazel gives rules_cuda_go, else "@rules_cuda_go".
 //
-// All directives but cuda_rules_repo apply to the directory of the build file and its
-// subdirectories (a naming directive with a literal name: to the directory only).
+// All directives but cuda_rules_repo and cuda_program apply to the directory of the build file
+// and its subdirectories (a naming directive with a literal name: to the directory only).
 package cuda

@@ -10,6 +10,8 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/language"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // File kinds by extension: what cu_library compiles (.cu with nvcc; .cc, .cpp, .cxx and .c with
@@ -104,6 +106,10 @@ type generator struct {
 	contents map[string][]byte
 	// pp reads the includes that compiles of the directory's files reach (see walkIncludes).
 	pp *preprocessor
+	// defs and idents cache the definitions and the identifiers of the directory's sources (see
+	// definitions and mentions).
+	defs   map[string][]cpp.Symbol
+	idents map[string]map[string]bool
 }
 
 func newGenerator(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor) *generator {
@@ -115,6 +121,8 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor) 
 		claimedHdrs: map[string]bool{},
 		contents:    map[string][]byte{},
 		pp:          pp,
+		defs:        map[string][]cpp.Symbol{},
+		idents:      map[string]map[string]bool{},
 	}
 	claim := func(r *rule.Rule) {
 		if g.isKind(r, cuLibraryKind) {
@@ -174,7 +182,23 @@ func newGenerator(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor) 
 		}
 	}
 	g.wanted = g.wantsLibrary()
+	// The sources of cuda_program directives are their programs' (see directivePrograms).
+	if listed := g.programFiles(); len(listed) > 0 {
+		g.cuSrcs = without(g.cuSrcs, listed)
+		g.hostSrcs = without(g.hostSrcs, listed)
+	}
 	return g
+}
+
+// without returns the elements of list that are not in drop.
+func without(list []string, drop map[string]bool) []string {
+	var out []string
+	for _, x := range list {
+		if !drop[x] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // isKind reports whether r is a rule of the given kind, directly or through # gazelle:alias_kind.
@@ -256,6 +280,9 @@ func (g *generator) libraryRule(u *libUnit) *rule.Rule {
 		// Not gazelle's to change without the directive: carry the value over.
 		r.SetAttr("archs", old.Attr("archs"))
 	}
+	if len(u.linkopts) > 0 && (old == nil || old.Attr("linkopts") == nil) {
+		r.SetAttr("linkopts", u.linkopts)
+	}
 	if u.includeDir && len(hdrs) > 0 && (old == nil || old.Attr("includes") == nil) {
 		// Dependents include these headers by their names alone (-I here). Set only where the
 		// rule has no includes attribute: the attribute is the user's afterwards.
@@ -263,6 +290,7 @@ func (g *generator) libraryRule(u *libUnit) *rule.Rule {
 	}
 	g.inferRdc(r, old)
 	g.inferCompile(r, old, u)
+	g.applyCompileFlags(r, old)
 	return r
 }
 
@@ -282,13 +310,18 @@ func (g *generator) hasDefaultVisibility() bool {
 // includes reads the #include lines of r's files; deps are labels r depends on whatever they say.
 func (g *generator) includes(r *rule.Rule, deps []string) *ruleIncludes {
 	ri := &ruleIncludes{own: map[string]bool{}, deps: deps}
+	// The directives' macros, then the rule's own: the existing rule's (its defines are the
+	// user's), else the new rule's (local_defines and copts inherited or from the directives).
+	ri.defines = g.cc.compile.flags()
+	existing := r
 	if g.args.File != nil {
 		for _, e := range g.args.File.Rules {
-			if e.Name() == r.Name() {
-				ri.defines = ruleDefines(e)
+			if e.Name() == r.Name() && g.isKind(e, cuLibraryKind) {
+				existing = e
 			}
 		}
 	}
+	ri.defines = append(ri.defines, ruleDefines(existing)...)
 	textual := map[string]bool{}
 	for _, f := range r.AttrStrings("textual_hdrs") {
 		textual[f] = true

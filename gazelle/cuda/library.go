@@ -228,14 +228,17 @@ func (g *generator) inferExtendedLambda(r, old *rule.Rule, where string) {
 		}
 		return false
 	}
-	if old != nil && old.Attr("copts") != nil {
+	if old != nil && old.Attr("copts") != nil && len(g.cc.compile.copts) == 0 {
 		if !has(old.AttrStrings("copts")) {
 			log.Printf("%s: cu_library %s compiles a __device__ lambda (%s), but its copts lack --extended-lambda: nvcc rejects it without", g.buildPath(), r.Name(), where)
 		}
 		return
 	}
 	copts := r.AttrStrings("copts")
-	if has(copts) || (r.Attr("copts") != nil && copts == nil) {
+	if len(g.cc.compile.copts) > 0 {
+		copts = nil // the directive's copts replace inherited ones (see applyCompileFlags)
+	}
+	if has(copts) || (r.Attr("copts") != nil && copts == nil && len(g.cc.compile.copts) == 0) {
 		return // there already, or copts inherited as an expression gazelle does not edit
 	}
 	r.SetAttr("copts", append(copts, "--extended-lambda"))

@@ -49,6 +49,8 @@ type libUnit struct {
 	binary *rule.Rule
 	// inherit is an existing rule whose compile settings (inheritedAttrs) a new rule starts with.
 	inherit *rule.Rule
+	// linkopts are set on a rule without linkopts (see forcedLinks).
+	linkopts []string
 }
 
 // inheritedAttrs are the attributes of a directory's library that a new program's library
@@ -73,8 +75,11 @@ func (p *plan) freeName(names ...string) string {
 
 // plan decides the rules of the directory:
 //   - programs: with binaries enabled, each source defining main() in a directory with several
-//     of them, or one that an existing program pair (see programPairs) compiles, gets its own
-//     cu_library and cc_binary (see addPrograms);
+//     of them, each source that defines what the directory's only main() reads (see
+//     engineFiles), or one that an existing program pair (see programPairs) compiles, gets its
+//     own cu_library and cc_binary (see addPrograms); so does each cuda_program directive (see
+//     directivePrograms);
+//   - sources that would define one symbol twice in one rule are left out (see dropDuplicates);
 //   - the other files form a header collection (see planCollection) when they are two or more
 //     headers and host sources without a .cu file or a main(), else the directory's library
 //     (planLibrary), with a cc_binary when one of its sources defines main(). With one header
@@ -95,27 +100,37 @@ func (g *generator) plan() *plan {
 	isMain := setOf(mains...)
 	handled := map[*rule.Rule]bool{}
 	taken := map[string]bool{}
-	programs := g.selectPrograms(p, mains, isMain, handled, taken)
+	declared := g.directivePrograms(p)
+	for _, u := range declared {
+		if u.old != nil {
+			handled[u.old] = true
+		}
+	}
+	engines := g.engineFiles(append(append([]string(nil), g.cuSrcs...), g.hostSrcs...), mains)
+	isProgramSrc := setOf(append(append([]string(nil), mains...), engines...)...)
+	programs := g.selectPrograms(p, mains, isProgramSrc, engines, handled, taken)
 	isProgram := map[string]bool{}
 	for _, pr := range programs {
 		isProgram[pr.src] = true
 	}
 
-	var pool, poolMains []string
-	poolHasCu := false
+	var pool []string
 	for _, f := range append(append([]string(nil), g.cuSrcs...), g.hostSrcs...) {
 		if isProgram[f] || taken[f] {
 			continue
 		}
 		pool = append(pool, f)
-		if isMain[f] {
-			poolMains = append(poolMains, f)
-		}
-		if cudaSourceExts[path.Ext(f)] {
-			poolHasCu = true
-		}
 	}
 	sort.Strings(pool)
+	poolMains := func(pool []string) (out []string, hasCu bool) {
+		for _, f := range pool {
+			if isMain[f] {
+				out = append(out, f)
+			}
+			hasCu = hasCu || cudaSourceExts[path.Ext(f)]
+		}
+		return out, hasCu
+	}
 
 	// Rules none of whose files exists any more are deleted, whatever else happens.
 	var rest []*rule.Rule
@@ -129,19 +144,25 @@ func (g *generator) plan() *plan {
 		}
 	}
 
-	switch headersOnly := g.wanted && len(g.headers) > 0 && len(g.textualSrcs) == 0 && !poolHasCu && len(poolMains) == 0; {
+	mainsLeft, poolHasCu := poolMains(pool)
+	switch headersOnly := g.wanted && len(g.headers) > 0 && len(g.textualSrcs) == 0 && !poolHasCu && len(mainsLeft) == 0; {
 	case headersOnly && len(g.headers) > 1:
-		g.planCollection(p, pool, rest)
+		g.planCollection(p, g.dropDuplicates(g.compilable(pool)), rest)
 	case headersOnly:
-		g.planLibrary(p, g.compilable(pool), rest)
+		g.planLibrary(p, g.dropDuplicates(g.compilable(pool)), rest)
 	default:
+		pool = g.dropDuplicates(pool)
+		mainsLeft, _ = poolMains(pool)
 		g.planLibrary(p, pool, rest)
 	}
 	if p.handWritten {
 		return p
 	}
 	g.addPrograms(p, programs)
-	g.addBinary(p, poolMains)
+	if g.addDeclared(p, declared) || len(engines) > 0 {
+		mainsLeft = nil // main() is the programs', not a program of the directory's library
+	}
+	g.addBinary(p, mainsLeft)
 	return p
 }
 

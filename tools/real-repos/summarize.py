@@ -245,11 +245,25 @@ def main(argv):
         for s in r.get("srcs", []):
             owner.setdefault(s, []).append(label)
     binaries = {l for l, r in rules.items() if r["kind"] == "cc_binary"}
+
+    def reach(label):
+        """The rules of the workspace that label depends on, directly or not (a program around a
+        shared main() links the main's library through its own library's deps)."""
+        seen, todo = set(), list(rules.get(label, {}).get("deps", []))
+        while todo:
+            d = todo.pop()
+            if d in seen or d not in rules:
+                continue
+            seen.add(d)
+            todo.extend(rules[d].get("deps", []))
+        return seen
+
+    reached = {b: reach(b) for b in binaries}
     prog_rows = []
     for p in progs:
         fl = file_label(p)
         libs = owner.get(fl, [])
-        bins = sorted(b for b in binaries if b in libs or any(x in rules[b].get("deps", []) for x in libs))
+        bins = sorted(b for b in binaries if b in libs or any(x in reached[b] for x in libs))
         if bins:
             st = [status.get(b, ("?", ""))[0] for b in bins]
             prog_rows.append((p, bins[0] + (f" (+{len(bins) - 1})" if len(bins) > 1 else ""), st[0]))

@@ -1,0 +1,208 @@
+package cuda
+
+import (
+	"fmt"
+	"log"
+	"sort"
+	"strings"
+
+	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
+)
+
+// Benchmark suites and test drivers are often one program per file around a shared main(): a
+// common.cu defines main() and reads a global (an engine struct, a function table) that each
+// benchmark file defines, and the Makefile links each benchmark file with the common ones into a
+// program of its own. Linking them all into one program would link one definition per symbol
+// and drop the others (silently, when they are weak or come from an archive).
+
+// definitions returns the definitions with external linkage of source f of the directory that
+// no #if group encloses (see cpp.ScanDefinitions), read once.
+func (g *generator) definitions(f string) []cpp.Symbol {
+	if s, ok := g.defs[f]; ok {
+		return s
+	}
+	var out []cpp.Symbol
+	if src, ok := g.read(f); ok {
+		for _, s := range cpp.ScanDefinitions(src) {
+			if !s.Conditional {
+				out = append(out, s)
+			}
+		}
+	}
+	g.defs[f] = out
+	return out
+}
+
+// mentions reports whether the code of source f of the directory uses the identifier name.
+func (g *generator) mentions(f, name string) bool {
+	ids, ok := g.idents[f]
+	if !ok {
+		if src, readable := g.read(f); readable {
+			ids = cpp.Identifiers(src)
+		}
+		g.idents[f] = ids
+	}
+	return ids[name]
+}
+
+// duplicates returns, for each symbol that two or more of files define (by cpp.Symbol.Key: a
+// function's overloads are other symbols), the files that define it, sorted.
+func (g *generator) duplicates(files []string) map[string][]string {
+	by := map[string][]string{}
+	for _, f := range files {
+		seen := map[string]bool{}
+		for _, s := range g.definitions(f) {
+			if !seen[s.Key] {
+				seen[s.Key] = true
+				by[s.Key] = append(by[s.Key], f)
+			}
+		}
+	}
+	for name, fs := range by {
+		if len(fs) < 2 {
+			delete(by, name)
+		} else {
+			sort.Strings(fs)
+		}
+	}
+	return by
+}
+
+// engineFiles returns the sources of the directory that are programs around the directory's
+// shared main(): with binaries on, when exactly one source (main) defines main(), two or more
+// others define the same symbols (at file scope, with external linkage, outside #if groups),
+// main does not, a source that defines none of them uses each (main reads the engine), and no
+// definer defines a symbol that a shared source defines too. srcs are the directory's sources
+// that are not already another program's. It returns nil when the directory is not of that shape.
+func (g *generator) engineFiles(srcs, mains []string) []string {
+	if !g.cc.binaries || !g.wanted || len(mains) != 1 {
+		return nil
+	}
+	dups := g.duplicates(srcs)
+	if len(dups) == 0 {
+		return nil
+	}
+	definer := map[string]bool{}
+	for _, fs := range dups {
+		for _, f := range fs {
+			definer[f] = true
+		}
+	}
+	if definer[mains[0]] {
+		return nil
+	}
+	var shared []string
+	sharedDefs := map[string]bool{}
+	for _, f := range srcs {
+		if !definer[f] {
+			shared = append(shared, f)
+			for _, s := range g.definitions(f) {
+				sharedDefs[s.Key] = true
+			}
+		}
+	}
+	for key := range dups {
+		name, _, _ := strings.Cut(key, "(")
+		used := false
+		for _, f := range shared {
+			used = used || g.mentions(f, name)
+		}
+		if !used {
+			return nil
+		}
+	}
+	var out []string
+	for f := range definer {
+		for _, s := range g.definitions(f) {
+			if sharedDefs[s.Key] {
+				return nil
+			}
+		}
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dropDuplicates returns the sources of pool (what one rule would compile) without those that
+// define a symbol another source of pool defines, and logs each such symbol with its files: a
+// rule that compiled them would link two definitions of one symbol, and gazelle cannot tell which
+// program each belongs to. A directory that gets no CUDA rules keeps its pool (and logs nothing).
+func (g *generator) dropDuplicates(pool []string) []string {
+	if !g.wanted {
+		return pool
+	}
+	dups := g.duplicates(pool)
+	if len(dups) == 0 {
+		return pool
+	}
+	names := make([]string, 0, len(dups))
+	drop := map[string]bool{}
+	for name, fs := range dups {
+		names = append(names, name)
+		for _, f := range fs {
+			drop[f] = true
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		log.Printf("%s: %s each define %s: no rule compiles them, since one that did would link two definitions of it; declare the programs with # gazelle:%s NAME FILE...", g.buildPath(), strings.Join(dups[name], ", "), name, directiveProgram)
+	}
+	var out []string
+	for _, f := range pool {
+		if !drop[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// forcedLinks returns the linker options that make a program's library, whose files are own,
+// part of every link of it: -Wl,-u,NAME for each symbol that own define and a source of shared
+// (the directory's library, which holds main()) uses. The program's library comes before the
+// directory's library on the link line, so without them the linker would not take its object
+// from the archive before main()'s object asks for the symbol. Symbols whose linker names gazelle
+// cannot tell (C++ functions, namespace members) are logged instead.
+func (g *generator) forcedLinks(own, shared []string) []string {
+	var opts, unnamed []string
+	seen := map[string]bool{}
+	for _, f := range own {
+		for _, s := range g.definitions(f) {
+			if seen[s.Name] {
+				continue
+			}
+			used := false
+			for _, sf := range shared {
+				used = used || g.mentions(sf, s.Name)
+			}
+			if !used {
+				continue
+			}
+			seen[s.Name] = true
+			if s.LinkName == "" {
+				unnamed = append(unnamed, fmt.Sprintf("%s (%s:%d)", s.Name, f, s.Line))
+				continue
+			}
+			opts = append(opts, "-Wl,-u,"+s.LinkName)
+		}
+	}
+	if len(unnamed) > 0 {
+		log.Printf("%s: the directory's library uses %s, defined for one program only, under linker names gazelle cannot tell (C++ functions or namespace members): add linkopts = [\"-Wl,-u,<mangled name>\"] to the program's library by hand", g.buildPath(), strings.Join(unnamed, ", "))
+	}
+	sort.Strings(opts)
+	return opts
+}
+
+// usedBy reports whether a source of shared uses a symbol that a source of own defines.
+func (g *generator) usedBy(own, shared []string) bool {
+	for _, f := range own {
+		for _, s := range g.definitions(f) {
+			for _, sf := range shared {
+				if g.mentions(sf, s.Name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

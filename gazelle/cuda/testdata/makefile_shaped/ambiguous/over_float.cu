@@ -1,0 +1,2 @@
+#include <cstdio>
+void print_value(float v) { printf("%f\n", v); }

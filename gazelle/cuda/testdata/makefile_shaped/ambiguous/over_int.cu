@@ -1,0 +1,2 @@
+#include <cstdio>
+void print_value(int v) { printf("%d\n", v); }

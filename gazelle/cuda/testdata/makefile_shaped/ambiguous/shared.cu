@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+extern int table[4];
+int first() { return table[0]; }

@@ -1,0 +1,2 @@
+#include "platform.h"
+int host_name(char* buf, int n) { return gethostname(buf, n); }

@@ -1,0 +1,2 @@
+#include "platform.h"
+__global__ void k(float* x) { x[threadIdx.x] = 0; }

@@ -1,0 +1,2 @@
+#include "kernel.h"
+int slow_helper(int n) { return n * 2; }
