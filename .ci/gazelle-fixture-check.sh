@@ -114,7 +114,7 @@ grep -q '"@cuda//:cuda_driver_lazy"' Samples/0_Basic/deviceQueryDrv/BUILD.bazel 
 # the directory's library; the root's cuda_define and cuda_copts reach its rules.
 bench=Samples/5_Benchmarks/reduceBench/BUILD.bazel
 grep -q 'name = "reduceBench_bin"' "$bench" && fail "reduceBench: a binary for the directory's library (it would link no engine)"
-grep -q '"-Wl,-u,engine"' "$bench" || fail "reduceBench: the programs' libraries are not linked whole (-Wl,-u,engine)"
+grep -q 'alwayslink = True' "$bench" || fail "reduceBench: the programs' libraries are not linked whole (alwayslink = True)"
 grep -q '"GS_OS_LINUX"' "$bench" || fail "reduceBench: no local_defines from # gazelle:cuda_define"
 grep -q '"--use_fast_math"' "$bench" || fail "reduceBench: no copts from # gazelle:cuda_copts"
 

@@ -181,7 +181,7 @@ func (g *generator) addPrograms(p *plan, programs []*program) {
 		}
 		u := &libUnit{name: lib, old: old, srcs: []string{pr.src}, private: true, deps: dirDeps, binary: b}
 		if pr.engine && p.dirLib != nil {
-			u.linkopts = g.forcedLinks(u.srcs, p.dirLib.srcs)
+			u.alwayslink = g.usedBy(u.srcs, p.dirLib.srcs)
 		}
 		if pr.pair == nil && p.dirLib != nil && p.dirLib.old != nil {
 			// A new program's compiles start with the settings of the directory's library,

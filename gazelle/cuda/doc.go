@@ -64,9 +64,8 @@
 // defines none of them uses each (common.cu reads the ncclTestEngine that all_reduce.cu,
 // all_gather.cu, ... define), each defining file is a program as above, the other sources stay in
 // the directory's library, and that library gets no {dirname}_bin. A program's library comes
-// before the directory's library on the link line, so it gets linkopts = ["-Wl,-u,NAME"] for each
-// symbol it defines that the directory's library uses, when the linker name is the identifier (a
-// global variable, an extern "C" name; others are logged), and only when it has no linkopts. When
+// before the directory's library on the link line, so where it defines what the directory's
+// library uses it gets alwayslink = True (unless the rule already says alwayslink). When
 // the sources of one rule would define a symbol twice otherwise, those sources go into no rule and
 // a log line names them and the symbol (see dropDuplicates).
 //

@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"fmt"
 	"log"
 	"sort"
 	"strings"
@@ -155,42 +154,6 @@ func (g *generator) dropDuplicates(pool []string) []string {
 		}
 	}
 	return out
-}
-
-// forcedLinks returns the linker options that make a program's library, whose files are own,
-// part of every link of it: -Wl,-u,NAME for each symbol that own define and a source of shared
-// (the directory's library, which holds main()) uses. The program's library comes before the
-// directory's library on the link line, so without them the linker would not take its object
-// from the archive before main()'s object asks for the symbol. Symbols whose linker names gazelle
-// cannot tell (C++ functions, namespace members) are logged instead.
-func (g *generator) forcedLinks(own, shared []string) []string {
-	var opts, unnamed []string
-	seen := map[string]bool{}
-	for _, f := range own {
-		for _, s := range g.definitions(f) {
-			if seen[s.Name] {
-				continue
-			}
-			used := false
-			for _, sf := range shared {
-				used = used || g.mentions(sf, s.Name)
-			}
-			if !used {
-				continue
-			}
-			seen[s.Name] = true
-			if s.LinkName == "" {
-				unnamed = append(unnamed, fmt.Sprintf("%s (%s:%d)", s.Name, f, s.Line))
-				continue
-			}
-			opts = append(opts, "-Wl,-u,"+s.LinkName)
-		}
-	}
-	if len(unnamed) > 0 {
-		log.Printf("%s: the directory's library uses %s, defined for one program only, under linker names gazelle cannot tell (C++ functions or namespace members): add linkopts = [\"-Wl,-u,<mangled name>\"] to the program's library by hand", g.buildPath(), strings.Join(unnamed, ", "))
-	}
-	sort.Strings(opts)
-	return opts
 }
 
 // usedBy reports whether a source of shared uses a symbol that a source of own defines.

@@ -280,8 +280,8 @@ func (g *generator) libraryRule(u *libUnit) *rule.Rule {
 		// Not gazelle's to change without the directive: carry the value over.
 		r.SetAttr("archs", old.Attr("archs"))
 	}
-	if len(u.linkopts) > 0 && (old == nil || old.Attr("linkopts") == nil) {
-		r.SetAttr("linkopts", u.linkopts)
+	if u.alwayslink && (old == nil || old.Attr("alwayslink") == nil) {
+		r.SetAttr("alwayslink", true)
 	}
 	if u.includeDir && len(hdrs) > 0 && (old == nil || old.Attr("includes") == nil) {
 		// Dependents include these headers by their names alone (-I here). Set only where the

@@ -49,8 +49,10 @@ type libUnit struct {
 	binary *rule.Rule
 	// inherit is an existing rule whose compile settings (inheritedAttrs) a new rule starts with.
 	inherit *rule.Rule
-	// linkopts are set on a rule without linkopts (see forcedLinks).
-	linkopts []string
+	// alwayslink is set on a program's library that defines what the directory's library (with
+	// main()) uses: it comes before that library on the link line, so the linker would not take its
+	// object from the archive otherwise.
+	alwayslink bool
 }
 
 // inheritedAttrs are the attributes of a directory's library that a new program's library

@@ -115,15 +115,15 @@ func (g *generator) programFiles() map[string]bool {
 
 // addDeclared adds the rules of the cuda_program directives (see directivePrograms): each
 // program's library depends on the directory's library, and is linked whole where it defines
-// what the directory's library uses (see forcedLinks). It reports whether one does: the main()
+// what the directory's library uses (libUnit.alwayslink). It reports whether one does: the main()
 // of the directory's library is then the programs', not a program of its own.
 func (g *generator) addDeclared(p *plan, declared []*libUnit) bool {
 	provides := false
 	for _, u := range declared {
 		u.deps = p.dirDeps()
 		if p.dirLib != nil {
-			u.linkopts = g.forcedLinks(u.srcs, p.dirLib.srcs)
-			provides = provides || g.usedBy(u.srcs, p.dirLib.srcs)
+			u.alwayslink = g.usedBy(u.srcs, p.dirLib.srcs)
+			provides = provides || u.alwayslink
 		}
 		p.libs = append(p.libs, u)
 	}

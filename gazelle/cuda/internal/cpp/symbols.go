@@ -24,10 +24,6 @@ type Symbol struct {
 	// Conditional is true when the definition is inside an #if, #ifdef or #ifndef group: it may
 	// be compiled only on some platforms or configurations.
 	Conditional bool
-	// LinkName is the name the linker sees, when it is the identifier itself: a variable at
-	// global scope, or a function or variable with C linkage (extern "C"). It is "" for C++
-	// functions and for names in a namespace, whose linker names are mangled.
-	LinkName string
 }
 
 // ScanDefinitions returns the definitions with external linkage of one source, in order.
@@ -47,12 +43,10 @@ func ScanDefinitions(src []byte) []Symbol {
 	type defScope struct {
 		kind     int
 		internal bool // an anonymous namespace, or a class body: nothing inside counts
-		cLinkage bool // extern "C" { }
-		named    bool // inside a named namespace
 	}
 	stack := []defScope{{kind: scopeContainer}}
 	var out []Symbol
-	add := func(name, params string, at int, function, cLink, global bool) {
+	add := func(name, params string, at int, function bool) {
 		if name == "" || name == "main" || name == "operator" {
 			return
 		}
@@ -60,9 +54,6 @@ func ScanDefinitions(src []byte) []Symbol {
 		s := Symbol{Name: name, Key: name, Line: line, Function: function, Conditional: conditional(line)}
 		if function {
 			s.Key = name + "(" + strings.Join(strings.Fields(params), " ") + ")"
-		}
-		if cLink || (!function && global) {
-			s.LinkName = name
 		}
 		out = append(out, s)
 	}
@@ -77,25 +68,22 @@ func ScanDefinitions(src []byte) []Symbol {
 			words := identifiers(header)
 			switch {
 			case top.kind != scopeContainer:
-				stack = append(stack, defScope{kind: top.kind, internal: top.internal, cLinkage: top.cLinkage, named: top.named})
+				stack = append(stack, defScope{kind: top.kind, internal: top.internal})
 			case isContainerHeader(header):
-				s := defScope{kind: scopeContainer, internal: top.internal, cLinkage: top.cLinkage, named: top.named}
+				s := defScope{kind: scopeContainer, internal: top.internal}
 				switch {
 				case hasWord(words, "namespace"):
-					if words[len(words)-1] == "namespace" {
-						s.internal = true
-					} else {
-						s.named = true
-					}
+					// Only an anonymous namespace's names are internal.
+					s.internal = s.internal || words[len(words)-1] == "namespace"
 				case words[0] == "extern":
-					s.cLinkage = true
+					// extern "C" { }: its names count like the file scope's.
 				default:
 					s.internal = true // a class, struct, union or enum body
 				}
 				stack = append(stack, s)
 			case strings.Contains(header, "(") && !strings.Contains(header, "="):
 				if !top.internal && !internalLinkage(words) && !qualified(header) {
-					add(functionName(header), parameters(header), stmtStart+firstNonSpace(text[stmtStart:i]), true, top.cLinkage || hasWord(words, "extern"), !top.named)
+					add(functionName(header), parameters(header), stmtStart+firstNonSpace(text[stmtStart:i]), true)
 				}
 				stack = append(stack, defScope{kind: scopeFunction, internal: true})
 			default:
@@ -119,7 +107,7 @@ func ScanDefinitions(src []byte) []Symbol {
 					stmt, at = pending, pendingAt
 				}
 				if name, ok := variableDefinition(stmt); ok {
-					add(name, "", at, false, top.cLinkage, !top.named)
+					add(name, "", at, false)
 				}
 			}
 			pending = ""
