@@ -8,7 +8,9 @@ Repositories (none downloads anything until a target needs it):
   @cuda_tools, @cuda_gpus     the arch resolver, and the GPUs/TORCH_CUDA_ARCH_LIST seen at configure time.
 sysroot_repositories() declares the glibc baseline's:
   @rules_cuda_go_sysroot      the sysroot (pinned Debian packages);
-  @rules_cuda_go_cc           the C++ toolchain: the host's GCC with that sysroot.
+  @rules_cuda_go_cc           the C++ toolchain: the host's GCC with that sysroot;
+  @rules_cuda_go_aarch64_cc   the linux-aarch64 cross toolchain: Debian's cross GCC with the same
+                              baseline's arm64 sysroot (toolchains/cross).
 """
 
 load("//toolchains:versions.bzl", "CUDA_TOOLKITS")
@@ -18,6 +20,7 @@ load("//toolchains/private:cuda_gpus.bzl", "cuda_gpus")
 load("//toolchains/private:cuda_hub.bzl", "cuda_hub")
 load("//toolchains/private:cuda_redist_manifest.bzl", _cuda_redist_manifest = "cuda_redist_manifest")
 load("//toolchains/private:cuda_toolkit_config.bzl", "cuda_toolkit_config")
+load("//toolchains/private:cross_cc_repository.bzl", "cross_cc_repository")
 load("//toolchains/private:cuda_tools.bzl", "cuda_tools")
 load("//toolchains/private:glibc_sysroot.bzl", "glibc_sysroot")
 load("//toolchains/private:host_cc_repository.bzl", "host_cc_repository")
@@ -96,4 +99,5 @@ def sysroot_repositories():
     """
     glibc_sysroot(name = "rules_cuda_go_sysroot")
     host_cc_repository(name = "rules_cuda_go_cc", sysroot = "@rules_cuda_go_sysroot//:BUILD.bazel")
-    return ["rules_cuda_go_cc", "rules_cuda_go_sysroot"]
+    cross_cc_repository(name = "rules_cuda_go_aarch64_cc")
+    return ["rules_cuda_go_aarch64_cc", "rules_cuda_go_cc", "rules_cuda_go_sysroot"]
