@@ -290,6 +290,153 @@ CUDA_TOOLKITS = {
                 },
             ],
         },
+        # linux-aarch64 (sbsa) builds (--platforms=@rules_cuda_go//platforms:linux_aarch64): the target
+        # libraries from NVIDIA's aarch64 wheels (`cudapins wheel -platform linux_aarch64`). nvcc and
+        # the other programs stay the x86-64 ones above (they run on the build machine), and so do
+        # the headers-only components (crt, cccl, nvtx, nvml's header and link stub). NVIDIA ships
+        # no aarch64 wheel of OpenCL 13.5.25; @cuda//:opencl says so in an aarch64 build.
+        "components_aarch64": {
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/d4/8d/d162f19bd57e25048b654337c6f811802abe46c3da0f7d7052a2dfd709e8/nvidia_cuda_runtime-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "de2dc5a7367974228b0a69588a9acc9340d3768bef1bf38bf0801eb08497cd2d",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/2c/bc/6bbcd3bc73df8d4293e31d951b5743528648c2707dd5224d57f79b4f0338/nvidia_cuda_profiler_api-13.5.25-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "d216926910e2529d881bb3cb5461da397422dcf3668e59c7d081e458dc4cb595",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/e8/fe/c218f8a8e22ddafba25c4347275fad165a24adf254819bfe896b42fa3601/nvidia_cuda_culibos-13.5.25-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "8c9ea8f1f5728bdf0223e0e88512cbb330e1df714df5f90324fa2c2144d50233",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/4e/9f/e8321dfd9dcd923c864213fed3da815da474800ead891a99b6322bdd2039/nvidia_cuda_nvrtc-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "36e4fa2a8ada293f5693d308e531c196ab6f91cf7a0ff479bf96a537d43a6096",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/24/15/dd228f798cd01d7aeaf19d872b2b20f9aeafc1a7d8b6bfaa878b30b8d6f7/nvidia_nvjitlink-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "893f6f9a55b2720ed94913b5ba3332e972da8c78dfa2863d0244403dbd528ffc",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.10.0.20",
+                    "url": "https://files.pythonhosted.org/packages/5c/e3/a5a992c3cb1c49201cd4855345dd50ec9e9c075195a0e1e534ff7e914ca5/nvidia_cublas-13.10.0.20-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "c5f3418c0a845232a8cabc58f6fa52cfae7d8bd3680d94c3907aca710fd48d70",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.5.0.14",
+                    "url": "https://files.pythonhosted.org/packages/1d/64/a71dc77eaca1623d1ff61f84045f2d21fb50a77796551e062bb8a989326d/nvidia_cufft-12.5.0.14-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "091cde103312d6e09366122fe3f67092dcfd94cc9785029d695d6bcffaa76fdf",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.5.25",
+                    "url": "https://files.pythonhosted.org/packages/44/33/c8d7fa70f90bde9b88a665734ab5e0440d4749646ac4e8590482760af3c6/nvidia_curand-10.4.5.25-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "07c75d8ba14b627d1a01d2c1bfa1eece88f25d564d3aae7e6b6fb44f7bbec9c1",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.9.4.2",
+                    "url": "https://files.pythonhosted.org/packages/1b/71/9cf160aff268332d07b1d46e9009c5f28d626d36bd17d9cdc462a0668384/nvidia_cusparse-12.9.4.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "e2ce97f185c9c4b285e4a8fbf02cb96dd1b8dd66736ebe2f0a8da5f6012a4fb7",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.4.1.2",
+                    "url": "https://files.pythonhosted.org/packages/80/38/566a08a71dac1eebb21fa439970eab971d372c94633c3b16b851b415a13d/nvidia_cusolver-12.4.1.2-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "1f54c8e0d5b1ebd183b4c5a79f0709fa90241e8254da381ca5b969ee97c8de32",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/62/69/72df99d6efa85017e7ef5404ecf33dffc28be0f876d16db898acab457eae/nvidia_cuda_cupti-13.5.25-py3-none-manylinux_2_25_aarch64.whl",
+                    "sha256": "d7e4d908315461b6ecbdadfd3c403cc796ed218b293ad117568c947e811cff28",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.20.0.107",
+                    "url": "https://files.pythonhosted.org/packages/16/5d/3f74dc5946edcde8a7e2a12c800b9a35b28d017d88e3387bdeebec749139/nvidia_cufile-1.20.0.107-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "cbd04b0f7b7ae24c1e7c3c52514b80cf89e7157db19c9ae6f3c274fc72af83e6",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.2.0.93",
+                    "url": "https://files.pythonhosted.org/packages/0e/a5/ec938af30b326225484d678b5864a9790c891d75482a8d0fabe5175c73ce/nvidia_npp-13.2.0.93-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "d1a0ac8fb8606663c96621add9095621781ba28704b3165f73cb39d171f1c8e8",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/11/96/9df01233b189da27cc59444c44df255ead2720bbd9449435a0766fa98bbb/nvidia_nvfatbin-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "f0f5795d078a00be414e623f39e51e5b6f0dd932762b74db595a2fded3bd2ef0",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.3.2.43",
+                    "url": "https://files.pythonhosted.org/packages/26/4e/4df2444e9d05febe0317002a093f4412cd2099d6bd47ba16c0c092ed0328/nvidia_nvjpeg-13.3.2.43-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "3846e2e5d38487fd94cb870d0a9a865782bf9b54cade15467defcf51dc68cc2e",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/4f/6d/50ee9db275eb42b0dbb1e4b20ea6ea48271a34858e113c680ad615f0b11a/nvidia_nvptxcompiler-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "7bcc66315f1a22e454b1c2fdcfecea9c0473019f740acc59684fb131a6c4547b",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nccl": [
+                {
+                    "package": "nvidia-nccl-cu13==2.27.7",
+                    "url": "https://files.pythonhosted.org/packages/49/61/2c7762da6febee96341ea17d1f7309ac7559ac3cab00f3f7e1e7bd0e5d00/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "5e3cc863e52bf9dd1e3ab1941bddb414098f489ae7342f6b3a274602303da123",
+                    "strip_prefix": "nvidia/nccl",
+                },
+            ],
+            "cudnn": [
+                {
+                    "package": "nvidia-cudnn-cu13==9.13.0.50",
+                    "url": "https://files.pythonhosted.org/packages/8a/9c/9e99c00dc23db324244ec257d1e84d79539202ee2f185dee2c1fa97c9549/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "33f0aa0b64230101b348648fd0693342188071d3f8a137c0cf50051c24b3584b",
+                    "strip_prefix": "nvidia/cudnn",
+                },
+            ],
+        },
     },
     "13.2": {
         "nvcc_version": "13.2.86",

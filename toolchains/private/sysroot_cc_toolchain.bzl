@@ -110,17 +110,20 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
         supports_start_end_lib = False,
     )
     native.filegroup(name = name + "_empty", srcs = [])
+
+    # The host's binutils need no inputs; those inside the repository (tool_dir) do.
+    tools = sysroot if tool_dir else name + "_empty"
     cc_toolchain(
         name = name,
         toolchain_identifier = BASELINE_TOOLCHAIN_ID_PREFIX + gcc_version,
         toolchain_config = name + "_config",
         all_files = sysroot,
-        ar_files = name + "_empty",
+        ar_files = tools,
         as_files = sysroot,
         compiler_files = sysroot,
-        dwp_files = name + "_empty",
+        dwp_files = tools,
         linker_files = sysroot,
-        objcopy_files = name + "_empty",
-        strip_files = name + "_empty",
+        objcopy_files = tools,
+        strip_files = tools,
         supports_param_files = True,
     )
