@@ -6,8 +6,7 @@ crt files, shared and static libraries, libstdc++.so.6 and libgcc_s.so.1. Two th
 from inside Bazel's sandboxes, where the sysroot is a tree of symlinks at a relative path:
 - glibc's linker scripts (libc.so, libm.so) name absolute paths, which ld would look up on the host;
   they become bare file names, found through the toolchain's -L directories (the sysroot's);
-- absolute symlinks (libm.so -> /lib/x86_64-linux-gnu/libm.so.6) become relative ones (also where
-  Bazel's extraction has already prefixed them with the repository's own directory).
+- absolute symlinks (libm.so -> /lib/x86_64-linux-gnu/libm.so.6) become relative ones.
 Nothing is fetched until the C++ toolchain that uses it is selected for a build.
 """
 
@@ -32,12 +31,8 @@ PRUNE = [
 FIXUP = """
 set -eu
 triplet=$1
-here=$(pwd -P)
 find . -type l -lname '/*' | while read -r link; do
   target=$(readlink "$link")
-  # Bazel's extraction may already have rooted an absolute target in the repository directory.
-  target=${target#"$here"}
-  target=${target#"$PWD"}
   dir=$(dirname "${link#./}")
   up=.
   [ "$dir" = . ] || up=$(echo "$dir" | sed -e 's@[^/][^/]*@..@g')
