@@ -7,6 +7,10 @@ NVIDIA's redistributable tarballs (developer.download.nvidia.com, the redistrib_
 manifests). The sha256 of every wheel is the one PyPI publishes: `go run ./tools/cudapins check`
 verifies them against PyPI, and `go run ./tools/cudapins wheel NAME==VERSION` prints a new entry.
 
+"components_aarch64" lists, in the same shape, the target libraries of linux-aarch64 (sbsa) builds
+(--platforms=@rules_cuda_go//platforms:linux_aarch64): NVIDIA's manylinux aarch64 wheels, in
+@cuda_<version>_<component>_aarch64 repositories (`cudapins wheel -platform linux_aarch64`).
+
 "supported" is what `nvcc --list-gpu-code` prints for the version, followed by the arch-specific
 (sm_XYa) and family-specific (sm_XYf) codes its nvcc accepts, which --list-gpu-code does not print
 (found with `nvcc --dryrun -gencode=arch=compute_XYa,code=sm_XYa ...` for every listed sm_XY, as
