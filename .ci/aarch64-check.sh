@@ -8,7 +8,8 @@
 #    driver's libcuda.so.1), with ld-linux-aarch64.so.1 in place of ld-linux-x86-64.so.2;
 # 3. runs the CPU tests of ops, ops/fuse, ops/optest, the arch resolver and the example ops under
 #    Debian's qemu-user (qemu-aarch64, the cross toolchain's sysroot as its -L root), so that they
-#    run, not just link; their GPU parts skip, as on any machine without a GPU.
+#    run, not just link; their GPU parts skip, as on any machine without a GPU;
+# 4. analyses examples/bzlmod_consumer for linux-aarch64 as the README says (--nobuild).
 #
 #   .ci/aarch64-check.sh          (CI runs it; installs qemu-user as root where it is missing)
 set -euo pipefail
@@ -62,3 +63,12 @@ say "running ${tests[*]} under qemu-aarch64 -L $sysroot"
 # again as a child process (optest's TestRunFailsBrokenOps, cuda-archs' TestExec) are skipped.
 ./bazelw test "$platform" --run_under="$(command -v qemu-aarch64) -L $sysroot" --test_env=GO_TEST_WRAP=0 \
   --test_arg=-test.short --test_arg=-test.skip='^(TestRunFailsBrokenOps|TestExec)$' "${tests[@]}"
+
+# 4. examples/bzlmod_consumer for linux-aarch64, as the README says, analysed (toolchain
+#    resolution and the @cuda libraries; a full build of it compiles the same kernels again).
+say "examples/bzlmod_consumer: bazel build --nobuild --platforms=@rules_cuda_go//platforms:linux_aarch64 //..."
+(
+  cd examples/bzlmod_consumer
+  ../../bazelw build --nobuild --platforms=@rules_cuda_go//platforms:linux_aarch64 //...
+  ../../bazelw shutdown
+)
