@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # aarch64-check.sh: the linux-aarch64 (Grace, sbsa) cross build (docs/platforms.md), from this x86-64
 # machine:
-# 1. builds //ops/... for --platforms=//platforms:linux_aarch64 (the glibc check runs on every
-#    binary, as in every build here);
+# 1. builds //ops/... and the //tests:all binaries for --platforms=//platforms:linux_aarch64 (the
+#    glibc check runs on every binary, as in every build here);
 # 2. every executable it built is an AArch64 ELF (readelf -h), and NEEDs only what x86-64 builds
 #    NEED (the C and C++ runtimes and NVIDIA's shared libraries by their sonames; never the
 #    driver's libcuda.so.1), with ld-linux-aarch64.so.1 in place of ld-linux-x86-64.so.2;
@@ -26,17 +26,17 @@ if ! command -v qemu-aarch64 >/dev/null; then
 fi
 
 platform=--platforms=//platforms:linux_aarch64
-build=(//ops/...)
+build=(//ops/... //tests:all)
 tests=(//ops:all //ops/fuse:all //ops/optest:all //toolchains/resolver/... //ops/examples/...)
 
 say "building ${build[*]} for linux-aarch64"
 ./bazelw build "$platform" "${build[@]}"
 
 # 2. The executables: every go_binary/go_test/cc_binary/cc_test output of the built packages.
-mapfile -t files < <(./bazelw cquery "$platform" --output=files \
-  "kind('(go|cc)_(binary|test)', set(${build[*]}))" 2>/dev/null)
+mapfile -t files < <(./bazelw cquery --keep_going "$platform" --output=files \
+  "kind('(go|cc)_(binary|test)', deps(//tests:all, 1) + //ops/...)" 2>/dev/null)
 [ ${#files[@]} -gt 0 ] || die "cquery found no executables in ${build[*]}"
-allowed='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux-aarch64\.so\.1|lib(cudart|cublas|cublasLt|cufft|cufftw|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl)\.so\.[0-9]+)$'
+allowed='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|ld-linux-aarch64\.so\.1|libnvidia-ml\.so\.1|lib(cudart|cublas|cublasLt|cufft|cufftw|curand|cusparse|cusolver|nvrtc|nvJitLink|nccl)\.so\.[0-9]+)$'
 checked=0
 declare -A needed_all=()
 for f in "${files[@]}"; do
