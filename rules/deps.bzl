@@ -59,3 +59,6 @@ def rules_cuda_go_toolchains(mirrors = [], extra = {}, glibc_baseline = False):
         # The glibc baseline's C++ toolchain (toolchains/sysroot), ahead of Bazel's auto-configured one.
         sysroot_repositories()
         native.register_toolchains("@rules_cuda_go//toolchains/sysroot:all")
+
+        # The linux-aarch64 cross toolchain (toolchains/cross), for --platforms=@rules_cuda_go//platforms:linux_aarch64.
+        native.register_toolchains("@rules_cuda_go//toolchains/cross:all")

@@ -4,15 +4,19 @@ Repositories (none downloads anything until a target needs it):
   @cuda                       the hub: @cuda//:<library> aliases and one toolchain per toolkit;
   @cuda_<v>                   the toolchain of pinned version <v> (e.g. @cuda_13_2);
   @cuda_<v>_<component>       one NVIDIA component of it (nvcc, crt, cudart, cccl, cublas, ...);
+  @cuda_<v>_<component>_aarch64  its linux-aarch64 (sbsa) target libraries, where pinned;
   @local_cuda                 the toolkit installed on this machine (--cuda_version=local);
   @cuda_tools, @cuda_gpus     the arch resolver, and the GPUs/TORCH_CUDA_ARCH_LIST seen at configure time.
 sysroot_repositories() declares the glibc baseline's:
   @rules_cuda_go_sysroot      the sysroot (pinned Debian packages);
-  @rules_cuda_go_cc           the C++ toolchain: the host's GCC with that sysroot.
+  @rules_cuda_go_cc           the C++ toolchain: the host's GCC with that sysroot;
+  @rules_cuda_go_aarch64_cc   the linux-aarch64 cross toolchain: Debian's cross GCC with the same
+                              baseline's arm64 sysroot (toolchains/cross).
 """
 
 load("//toolchains:versions.bzl", "CUDA_TOOLKITS")
 load("//toolchains/private:components.bzl", "cross_component_deps")
+load("//toolchains/private:cross_cc_repository.bzl", "cross_cc_repository")
 load("//toolchains/private:cuda_component.bzl", "cuda_component")
 load("//toolchains/private:cuda_gpus.bzl", "cuda_gpus")
 load("//toolchains/private:cuda_hub.bzl", "cuda_hub")
@@ -73,17 +77,35 @@ def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []
                 cuda_headers = "@%s//:cuda_headers" % repos["cudart"],
                 dep_labels = cross_component_deps(component),
             )
+
+        # linux-aarch64's target libraries (versions.bzl's components_aarch64), beside them:
+        # @cuda_<v>_<component>_aarch64. Headers-only components and the programs stay the x86-64
+        # ones (the hub picks per target platform).
+        repos_aarch64 = {c: prefix + "_" + c + "_aarch64" for c in spec.get("components_aarch64", {})}
+        for component, archives in spec.get("components_aarch64", {}).items():
+            cuda_component(
+                name = repos_aarch64[component],
+                component = component,
+                toolkit = toolkit + " for linux-aarch64",
+                archives = [json.encode(a) for a in archives],
+                mirrors = mirrors,
+                crt = "@%s//:headers" % repos["crt"],
+                cccl = "@%s//:headers" % repos["cccl"],
+                cuda_headers = "@%s//:cuda_headers" % repos_aarch64.get("cudart", repos["cudart"]),
+                dep_labels = cross_component_deps(component),
+            )
         cuda_toolkit_config(
             name = prefix,
             toolkit = toolkit,
             nvcc_version = spec.get("nvcc_version", ""),
             supported = spec.get("supported", []),
             repos = repos,
+            repos_aarch64 = repos_aarch64,
             nvcc_file = "@%s//:bin/nvcc" % repos["nvcc"],
             tools = "@cuda_tools//:cuda-archs",
             gpus = "@cuda_gpus//:gpus.json",
         )
-        hub[version] = {"config": prefix, "toolkit": toolkit, "components": repos}
+        hub[version] = {"config": prefix, "toolkit": toolkit, "components": repos, "components_aarch64": repos_aarch64}
         names.append(prefix)
     cuda_hub(name = "cuda", toolkits = json.encode(hub))
     return names
@@ -92,8 +114,13 @@ def sysroot_repositories():
     """Declares the glibc baseline's sysroot and C++ toolchain repositories; returns their names.
 
     Both are fetched only when toolchains/sysroot's toolchain is selected (the default on Linux
-    x86_64 unless --@rules_cuda_go//toolchains:sysroot=false).
+    x86_64 unless --@rules_cuda_go//toolchains:sysroot=false); the aarch64 cross toolchain's only
+    when a build targets linux-aarch64.
+
+    Returns:
+      The repository names.
     """
     glibc_sysroot(name = "rules_cuda_go_sysroot")
     host_cc_repository(name = "rules_cuda_go_cc", sysroot = "@rules_cuda_go_sysroot//:BUILD.bazel")
-    return ["rules_cuda_go_cc", "rules_cuda_go_sysroot"]
+    cross_cc_repository(name = "rules_cuda_go_aarch64_cc")
+    return ["rules_cuda_go_aarch64_cc", "rules_cuda_go_cc", "rules_cuda_go_sysroot"]

@@ -7,6 +7,10 @@ NVIDIA's redistributable tarballs (developer.download.nvidia.com, the redistrib_
 manifests). The sha256 of every wheel is the one PyPI publishes: `go run ./tools/cudapins check`
 verifies them against PyPI, and `go run ./tools/cudapins wheel NAME==VERSION` prints a new entry.
 
+"components_aarch64" lists, in the same shape, the target libraries of linux-aarch64 (sbsa) builds
+(--platforms=@rules_cuda_go//platforms:linux_aarch64): NVIDIA's manylinux aarch64 wheels, in
+@cuda_<version>_<component>_aarch64 repositories (`cudapins wheel -platform linux_aarch64`).
+
 "supported" is what `nvcc --list-gpu-code` prints for the version, followed by the arch-specific
 (sm_XYa) and family-specific (sm_XYf) codes its nvcc accepts, which --list-gpu-code does not print
 (found with `nvcc --dryrun -gencode=arch=compute_XYa,code=sm_XYa ...` for every listed sm_XY, as
@@ -38,6 +42,25 @@ _NCCL_CU13 = [
         "package": "nvidia-nccl-cu13==2.27.7",
         "url": "https://files.pythonhosted.org/packages/f1/3a/dabb10684e60edfaf1a1c9984d12a668bc1091582099d4e03ac5b9983b51/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
         "sha256": "b28a524abd8389b76a4a3f133c76a7aaa7005e47fcaa9d9603b90103927a3f93",
+        "strip_prefix": "nvidia/nccl",
+    },
+]
+
+# The same for linux-aarch64 builds (NVIDIA's aarch64 wheels, components_aarch64).
+_CUDNN_CU13_AARCH64 = [
+    {
+        "package": "nvidia-cudnn-cu13==9.13.0.50",
+        "url": "https://files.pythonhosted.org/packages/8a/9c/9e99c00dc23db324244ec257d1e84d79539202ee2f185dee2c1fa97c9549/nvidia_cudnn_cu13-9.13.0.50-py3-none-manylinux_2_27_aarch64.whl",
+        "sha256": "33f0aa0b64230101b348648fd0693342188071d3f8a137c0cf50051c24b3584b",
+        "strip_prefix": "nvidia/cudnn",
+    },
+]
+
+_NCCL_CU13_AARCH64 = [
+    {
+        "package": "nvidia-nccl-cu13==2.27.7",
+        "url": "https://files.pythonhosted.org/packages/49/61/2c7762da6febee96341ea17d1f7309ac7559ac3cab00f3f7e1e7bd0e5d00/nvidia_nccl_cu13-2.27.7-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+        "sha256": "5e3cc863e52bf9dd1e3ab1941bddb414098f489ae7342f6b3a274602303da123",
         "strip_prefix": "nvidia/nccl",
     },
 ]
@@ -290,6 +313,139 @@ CUDA_TOOLKITS = {
                 },
             ],
         },
+        # linux-aarch64 (sbsa) builds (--platforms=@rules_cuda_go//platforms:linux_aarch64): the target
+        # libraries from NVIDIA's aarch64 wheels (`cudapins wheel -platform linux_aarch64`). nvcc and
+        # the other programs stay the x86-64 ones above (they run on the build machine), and so do
+        # the headers-only components (crt, cccl, nvtx, nvml's header and link stub). NVIDIA ships
+        # no aarch64 wheel of OpenCL 13.5.25; @cuda//:opencl says so in an aarch64 build.
+        "components_aarch64": {
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/d4/8d/d162f19bd57e25048b654337c6f811802abe46c3da0f7d7052a2dfd709e8/nvidia_cuda_runtime-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "de2dc5a7367974228b0a69588a9acc9340d3768bef1bf38bf0801eb08497cd2d",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/2c/bc/6bbcd3bc73df8d4293e31d951b5743528648c2707dd5224d57f79b4f0338/nvidia_cuda_profiler_api-13.5.25-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "d216926910e2529d881bb3cb5461da397422dcf3668e59c7d081e458dc4cb595",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/e8/fe/c218f8a8e22ddafba25c4347275fad165a24adf254819bfe896b42fa3601/nvidia_cuda_culibos-13.5.25-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "8c9ea8f1f5728bdf0223e0e88512cbb330e1df714df5f90324fa2c2144d50233",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/4e/9f/e8321dfd9dcd923c864213fed3da815da474800ead891a99b6322bdd2039/nvidia_cuda_nvrtc-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "36e4fa2a8ada293f5693d308e531c196ab6f91cf7a0ff479bf96a537d43a6096",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/24/15/dd228f798cd01d7aeaf19d872b2b20f9aeafc1a7d8b6bfaa878b30b8d6f7/nvidia_nvjitlink-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "893f6f9a55b2720ed94913b5ba3332e972da8c78dfa2863d0244403dbd528ffc",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.10.0.20",
+                    "url": "https://files.pythonhosted.org/packages/5c/e3/a5a992c3cb1c49201cd4855345dd50ec9e9c075195a0e1e534ff7e914ca5/nvidia_cublas-13.10.0.20-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "c5f3418c0a845232a8cabc58f6fa52cfae7d8bd3680d94c3907aca710fd48d70",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.5.0.14",
+                    "url": "https://files.pythonhosted.org/packages/1d/64/a71dc77eaca1623d1ff61f84045f2d21fb50a77796551e062bb8a989326d/nvidia_cufft-12.5.0.14-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "091cde103312d6e09366122fe3f67092dcfd94cc9785029d695d6bcffaa76fdf",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.5.25",
+                    "url": "https://files.pythonhosted.org/packages/44/33/c8d7fa70f90bde9b88a665734ab5e0440d4749646ac4e8590482760af3c6/nvidia_curand-10.4.5.25-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "07c75d8ba14b627d1a01d2c1bfa1eece88f25d564d3aae7e6b6fb44f7bbec9c1",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.9.4.2",
+                    "url": "https://files.pythonhosted.org/packages/1b/71/9cf160aff268332d07b1d46e9009c5f28d626d36bd17d9cdc462a0668384/nvidia_cusparse-12.9.4.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "e2ce97f185c9c4b285e4a8fbf02cb96dd1b8dd66736ebe2f0a8da5f6012a4fb7",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.4.1.2",
+                    "url": "https://files.pythonhosted.org/packages/80/38/566a08a71dac1eebb21fa439970eab971d372c94633c3b16b851b415a13d/nvidia_cusolver-12.4.1.2-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "1f54c8e0d5b1ebd183b4c5a79f0709fa90241e8254da381ca5b969ee97c8de32",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.5.25",
+                    "url": "https://files.pythonhosted.org/packages/62/69/72df99d6efa85017e7ef5404ecf33dffc28be0f876d16db898acab457eae/nvidia_cuda_cupti-13.5.25-py3-none-manylinux_2_25_aarch64.whl",
+                    "sha256": "d7e4d908315461b6ecbdadfd3c403cc796ed218b293ad117568c947e811cff28",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.20.0.107",
+                    "url": "https://files.pythonhosted.org/packages/16/5d/3f74dc5946edcde8a7e2a12c800b9a35b28d017d88e3387bdeebec749139/nvidia_cufile-1.20.0.107-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "cbd04b0f7b7ae24c1e7c3c52514b80cf89e7157db19c9ae6f3c274fc72af83e6",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.2.0.93",
+                    "url": "https://files.pythonhosted.org/packages/0e/a5/ec938af30b326225484d678b5864a9790c891d75482a8d0fabe5175c73ce/nvidia_npp-13.2.0.93-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "d1a0ac8fb8606663c96621add9095621781ba28704b3165f73cb39d171f1c8e8",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/11/96/9df01233b189da27cc59444c44df255ead2720bbd9449435a0766fa98bbb/nvidia_nvfatbin-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "f0f5795d078a00be414e623f39e51e5b6f0dd932762b74db595a2fded3bd2ef0",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.3.2.43",
+                    "url": "https://files.pythonhosted.org/packages/26/4e/4df2444e9d05febe0317002a093f4412cd2099d6bd47ba16c0c092ed0328/nvidia_nvjpeg-13.3.2.43-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "3846e2e5d38487fd94cb870d0a9a865782bf9b54cade15467defcf51dc68cc2e",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.5.37",
+                    "url": "https://files.pythonhosted.org/packages/4f/6d/50ee9db275eb42b0dbb1e4b20ea6ea48271a34858e113c680ad615f0b11a/nvidia_nvptxcompiler-13.5.37-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "7bcc66315f1a22e454b1c2fdcfecea9c0473019f740acc59684fb131a6c4547b",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nccl": _NCCL_CU13_AARCH64,
+            "cudnn": _CUDNN_CU13_AARCH64,
+        },
     },
     "13.2": {
         "nvcc_version": "13.2.86",
@@ -495,6 +651,135 @@ CUDA_TOOLKITS = {
             "cuobjdump": _CUOBJDUMP,
             "nvdisasm": _NVDISASM,
         },
+        # linux-aarch64 target libraries (NVIDIA's aarch64 wheels; see CUDA 13.5's).
+        "components_aarch64": {
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/89/d4/fa981071e3d9f29158ca16c69ee617831cd6df4dd47024149c16eec717f8/nvidia_cuda_runtime-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "37844957894bfdecf90243568d21a2cb251b66106915b71459a23c8e6ef2da69",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/79/30/f7022cb6c425a21e9288f0e15088410f1e06d7c77e70ea8ce9eb225a68a8/nvidia_cuda_profiler_api-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "934bc3d4afbe1bd7361d613b27208bcc657a349224c49a4d2eee1288ba86d646",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/22/48/a2ce27289e71900ba3ae5f4c8deaa9ba1c2445b2cec230b578ae3a0d632d/nvidia_cuda_culibos-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "f7e236ad34e871b49c46613c96fed7cc1bf7b525b57a944fc49eda859566eb61",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/13/95/029e91026e1d378cba9fb2cdb62394bb15d06de7586bab73d76397df6b7f/nvidia_cuda_nvrtc-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "1e5d7b411a2eb83f5c71c98d58133a763fc9fa86a4241ee320c5c4782d9ad1fd",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/bc/42/2ce8bf278d4c51aaacbde841ed2da56ace8a69b77fdc1c2b6df0369f52cd/nvidia_nvjitlink-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "4c90580631da1670c2cecfbdf8365247c4bfd9eabb4de63f2e3004223d1b7f5f",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.4.1.3",
+                    "url": "https://files.pythonhosted.org/packages/d0/a0/5cd9d4b08a8320f7ca150ee0d66c97e98092922e338336cb4b62da7500c3/nvidia_cublas-13.4.1.3-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "4eb1472bf92b741e7cf24da7978dde251b58ddec2092d9f6a04f3623eb4e9a15",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.2.0.57",
+                    "url": "https://files.pythonhosted.org/packages/07/8d/f650e6d527f9d22b5ded906c000eaebb037721c06d4ecd906df62f300979/nvidia_cufft-12.2.0.57-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "1ed438568ae1088ba2c25789d10205d4104b8b140b7bd942e39a787947a0fb74",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.2.66",
+                    "url": "https://files.pythonhosted.org/packages/18/d1/c34def6ae1bb7276cea19e2bcba8a0bb08db8ddbf4fa71f7fd30ab6442f4/nvidia_curand-10.4.2.66-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "cb61a0bb7e7a7446b25bf5ff93aa560009dd738b48ed52f57ae764a4cae37381",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.7.10.12",
+                    "url": "https://files.pythonhosted.org/packages/60/35/abbd278fb6d039fcfb5175efa10a21007a11878bec59920d84854b47d766/nvidia_cusparse-12.7.10.12-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "597eff2cd83e3ab1d1e3a0dce9c9c879d77cf64ec2659bfdb5af6a5d02e7aaa9",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.2.0.11",
+                    "url": "https://files.pythonhosted.org/packages/60/df/9e6b603f1d64040ce3e076e9bce1b78e2d588d0aabc9783f351cecd861ab/nvidia_cusolver-12.2.0.11-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "8be097fca28de6be0990ab216ee9b804dd51077e1d1d83acf6c9850650bdc64d",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/e1/ab/52414925ea803a5f86b994ae97d951e5943ed27a6f1da4a5c4ac09e308af/nvidia_cuda_cupti-13.2.86-py3-none-manylinux_2_25_aarch64.whl",
+                    "sha256": "d9a5c133f73fcb9013f3ada0da6fb54d4117618d81f3f5a0419417ea6ee829d4",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.17.1.22",
+                    "url": "https://files.pythonhosted.org/packages/fe/fd/4b4157512a131a51e1514d40d0199b1c5b7b10c6856db274ff22e5fe15be/nvidia_cufile-1.17.1.22-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "bec33d7f1f12691dce330275246587569c2ed90b1ce43b0f94b3e1ce9268744b",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.1.0.59",
+                    "url": "https://files.pythonhosted.org/packages/5d/26/4300bba96e5203b4ab913c55ddc0928f9ef8d641d36a5069e5a1bb7884a4/nvidia_npp-13.1.0.59-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "627a584c9fae46f4e8e59717a3f81ac0a2b53b0f36042966aa3a3f6fc34e008a",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/23/37/3f336df0337bee99949ac91b68c92f66ae40c4bedd038be5ae1936bf889f/nvidia_nvfatbin-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "a3b682933d5f559390464899a6f0039e1bb0722235830b27d2ae44af8dc7440a",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.1.0.59",
+                    "url": "https://files.pythonhosted.org/packages/8e/ce/7789b4094ac5079ae71a379098940e0956ade31b43508f9e8e51fcdec80f/nvidia_nvjpeg-13.1.0.59-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "44939c98f258dd977d89a76e64f09f38270f510b5ba420f6fc7f6749262c3724",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.2.86",
+                    "url": "https://files.pythonhosted.org/packages/b3/bd/943147034b54cdacb7c596f2a2dd485b4585fb47bc1b425769716b5c04c2/nvidia_nvptxcompiler-13.2.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "dba4b44b784f91938aa27dbaa2536ae60462b5e8cb669fbc13bbc6218275024a",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudnn": _CUDNN_CU13_AARCH64,
+            "nccl": _NCCL_CU13_AARCH64,
+        },
     },
     "13.0": {
         "nvcc_version": "13.0.88",
@@ -693,6 +978,135 @@ CUDA_TOOLKITS = {
             "cuobjdump": _CUOBJDUMP,
             "nvdisasm": _NVDISASM,
         },
+        # linux-aarch64 target libraries (NVIDIA's aarch64 wheels; see CUDA 13.5's).
+        "components_aarch64": {
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime==13.0.96",
+                    "url": "https://files.pythonhosted.org/packages/87/4f/17d7b9b8e285199c58ce28e31b5c5bbaa4d8271af06a89b6405258245de2/nvidia_cuda_runtime-13.0.96-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "ef9bcbe90493a2b9d810e43d249adb3d02e98dd30200d86607d8d02687c43f55",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/4b/c5/39090fe323dc87d4c03a05503ef49c64b3fc7012fa1585ef7febdb6522fd/nvidia_cuda_profiler_api-13.0.85-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "b307d61f574ab60666d0b2cb204738338dbd0e05a9fa609eaab198222f0a13c2",
+                    "strip_prefix": "nvidia/cu13",
+                },
+                {
+                    "package": "nvidia-cuda-culibos==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/ff/4c/43ba5c9f690071ca12bd9d00023ab7975a64181314cddcb637e33ba09418/nvidia_cuda_culibos-13.0.85-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "0fbc37f8139bafb5d36e57a19d381b0722df18a65d9395eb697420f78cc21aad",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/b7/dc/6bb80850e0b7edd6588d560758f17e0550893a1feaf436807d64d2da040f/nvidia_cuda_nvrtc-13.0.88-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "d27f20a0ca67a4bb34268a5e951033496c5b74870b868bacd046b1b8e0c3267b",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/ab/2c/93c5250e64df4f894f1cbb397c6fd71f79813f9fd79d7cd61de3f97b3c2d/nvidia_nvjitlink-13.0.88-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "e931536ccc7d467a98ba1d8b89ff7fa7f1fa3b13f2b0069118cd7f47bff07d0c",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas==13.1.0.3",
+                    "url": "https://files.pythonhosted.org/packages/e1/a5/fce49e2ae977e0ccc084e5adafceb4f0ac0c8333cb6863501618a7277f67/nvidia_cublas-13.1.0.3-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "c86fc7f7ae36d7528288c5d88098edcb7b02c633d262e7ddbb86b0ad91be5df2",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft==12.0.0.61",
+                    "url": "https://files.pythonhosted.org/packages/8b/ae/f417a75c0259e85c1d2f83ca4e960289a5f814ed0cea74d18c353d3e989d/nvidia_cufft-12.0.0.61-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "2708c852ef8cd89d1d2068bdbece0aa188813a0c934db3779b9b1faa8442e5f5",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand==10.4.0.35",
+                    "url": "https://files.pythonhosted.org/packages/1e/72/7c2ae24fb6b63a32e6ae5d241cc65263ea18d08802aaae087d9f013335a2/nvidia_curand-10.4.0.35-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "133df5a7509c3e292aaa2b477afd0194f06ce4ea24d714d616ff36439cee349a",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse==12.6.3.3",
+                    "url": "https://files.pythonhosted.org/packages/f8/94/5c26f33738ae35276672f12615a64bd008ed5be6d1ebcb23579285d960a9/nvidia_cusparse-12.6.3.3-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "80bcc4662f23f1054ee334a15c72b8940402975e0eab63178fc7e670aa59472c",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver==12.0.4.66",
+                    "url": "https://files.pythonhosted.org/packages/c8/c3/b30c9e935fc01e3da443ec0116ed1b2a009bb867f5324d3f2d7e533e776b/nvidia_cusolver-12.0.4.66-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "02c2457eaa9e39de20f880f4bd8820e6a1cfb9f9a34f820eb12a155aa5bc92d2",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/2a/2a/80353b103fc20ce05ef51e928daed4b6015db4aaa9162ed0997090fe2250/nvidia_cuda_cupti-13.0.85-py3-none-manylinux_2_25_aarch64.whl",
+                    "sha256": "796bd679890ee55fb14a94629b698b6db54bcfd833d391d5e94017dd9d7d3151",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cufile": [
+                {
+                    "package": "nvidia-cufile==1.15.1.6",
+                    "url": "https://files.pythonhosted.org/packages/ab/73/cc4a14c9813a8a0d509417cf5f4bdaba76e924d58beb9864f5a7baceefbf/nvidia_cufile-1.15.1.6-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "bdc0deedc61f548bddf7733bdc216456c2fdb101d020e1ab4b88d232d5e2f6d1",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "npp": [
+                {
+                    "package": "nvidia-npp==13.0.1.2",
+                    "url": "https://files.pythonhosted.org/packages/7e/75/ac23a634f828d2c4a82f40875258c893689780d4d83d50998efb17da7f42/nvidia_npp-13.0.1.2-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "80a2ee1298451654e4b8424aaf375bcb2cc43f5007a34c59278daba480cffdb6",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin==13.0.85",
+                    "url": "https://files.pythonhosted.org/packages/4e/8f/32a42c76b495773809f6f57bdfd71b863b417e65a308a190063a7fc7d392/nvidia_nvfatbin-13.0.85-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "df13bfe5301c8a4209fccd69b88f2bb2342341b668c9a62d18ff995a6bd87e70",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvjpeg": [
+                {
+                    "package": "nvidia-nvjpeg==13.0.1.86",
+                    "url": "https://files.pythonhosted.org/packages/a0/99/672e8eba24913de4e4c245c66e09b74a14ca5dceac8cf134569ef62fe5e4/nvidia_nvjpeg-13.0.1.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "d4be80fe2ca19d394d0baaac7ca59892fac892741b6f1c3f743b33dfb660a217",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "nvptxcompiler": [
+                {
+                    "package": "nvidia-nvptxcompiler==13.0.88",
+                    "url": "https://files.pythonhosted.org/packages/b2/ad/56d46b0f64411722796bc6f4f83f2bf8b664b1dbdb227ecafc0c7de05df8/nvidia_nvptxcompiler-13.0.88-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "d2a0105fe387448725934437e42b0d490467f3946e984d4daa333a4909113399",
+                    "strip_prefix": "nvidia/cu13",
+                },
+            ],
+            "cudnn": _CUDNN_CU13_AARCH64,
+            "nccl": _NCCL_CU13_AARCH64,
+        },
     },
     "12.9": {
         "nvcc_version": "12.9.86",
@@ -879,6 +1293,95 @@ CUDA_TOOLKITS = {
             # No cuobjdump or nvdisasm wheel before 13.2; newer ones read older images.
             "cuobjdump": _CUOBJDUMP,
             "nvdisasm": _NVDISASM,
+        },
+        # linux-aarch64 target libraries (NVIDIA's aarch64 wheels; see CUDA 13.5's).
+        "components_aarch64": {
+            "cudart": [
+                {
+                    "package": "nvidia-cuda-runtime-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/bc/e0/0279bd94539fda525e0c8538db29b72a5a8495b0c12173113471d28bce78/nvidia_cuda_runtime_cu12-12.9.79-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "83469a846206f2a733db0c42e223589ab62fd2fabac4432d2f8802de4bded0a4",
+                    "strip_prefix": "nvidia/cuda_runtime",
+                },
+                {
+                    "package": "nvidia-cuda-profiler-api-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/e5/88/f1877f0bf352ed81dd4f4564c674a58553b039ce28119322ab958eb0d222/nvidia_cuda_profiler_api_cu12-12.9.79-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "8d79c445609d53a3b461832690cab0105a3f71fd9f17d4a6ed9ae102f4217108",
+                    "strip_prefix": "nvidia/cuda_profiler_api",
+                },
+            ],
+            "nvrtc": [
+                {
+                    "package": "nvidia-cuda-nvrtc-cu12==12.9.86",
+                    "url": "https://files.pythonhosted.org/packages/64/eb/c2295044b8f3b3b08860e2f6a912b702fc92568a167259df5dddb78f325e/nvidia_cuda_nvrtc_cu12-12.9.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "096d4de6bda726415dfaf3198d4f5c522b8e70139c97feef5cd2ca6d4cd9cead",
+                    "strip_prefix": "nvidia/cuda_nvrtc",
+                },
+            ],
+            "nvjitlink": [
+                {
+                    "package": "nvidia-nvjitlink-cu12==12.9.86",
+                    "url": "https://files.pythonhosted.org/packages/97/bc/2dcba8e70cf3115b400fef54f213bcd6715a3195eba000f8330f11e40c45/nvidia_nvjitlink_cu12-12.9.86-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "994a05ef08ef4b0b299829cde613a424382aff7efb08a7172c1fa616cc3af2ca",
+                    "strip_prefix": "nvidia/nvjitlink",
+                },
+            ],
+            "cublas": [
+                {
+                    "package": "nvidia-cublas-cu12==12.9.1.4",
+                    "url": "https://files.pythonhosted.org/packages/82/6c/90d3f532f608a03a13c1d6c16c266ffa3828e8011b1549d3b61db2ad59f5/nvidia_cublas_cu12-12.9.1.4-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "7a950dae01add3b415a5a5cdc4ec818fb5858263e9cca59004bb99fdbbd3a5d6",
+                    "strip_prefix": "nvidia/cublas",
+                },
+            ],
+            "cufft": [
+                {
+                    "package": "nvidia-cufft-cu12==11.4.1.4",
+                    "url": "https://files.pythonhosted.org/packages/9b/2b/76445b0af890da61b501fde30650a1a4bd910607261b209cccb5235d3daa/nvidia_cufft_cu12-11.4.1.4-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "1a28c9b12260a1aa7a8fd12f5ebd82d027963d635ba82ff39a1acfa7c4c0fbcf",
+                    "strip_prefix": "nvidia/cufft",
+                },
+            ],
+            "curand": [
+                {
+                    "package": "nvidia-curand-cu12==10.3.10.19",
+                    "url": "https://files.pythonhosted.org/packages/14/1c/2a45afc614d99558d4a773fa740d8bb5471c8398eeed925fc0fcba020173/nvidia_curand_cu12-10.3.10.19-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "de663377feb1697e1d30ed587b07d5721fdd6d2015c738d7528a6002a6134d37",
+                    "strip_prefix": "nvidia/curand",
+                },
+            ],
+            "cusparse": [
+                {
+                    "package": "nvidia-cusparse-cu12==12.5.10.65",
+                    "url": "https://files.pythonhosted.org/packages/5e/6f/8710fbd17cdd1d0fc3fea7d36d5b65ce1933611c31e1861da330206b253a/nvidia_cusparse_cu12-12.5.10.65-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "221c73e7482dd93eda44e65ce567c031c07e2f93f6fa0ecd3ba876a195023e83",
+                    "strip_prefix": "nvidia/cusparse",
+                },
+            ],
+            "cusolver": [
+                {
+                    "package": "nvidia-cusolver-cu12==11.7.5.82",
+                    "url": "https://files.pythonhosted.org/packages/03/99/686ff9bf3a82a531c62b1a5c614476e8dfa24a9d89067aeedf3592ee4538/nvidia_cusolver_cu12-11.7.5.82-py3-none-manylinux_2_27_aarch64.whl",
+                    "sha256": "62efa83e4ace59a4c734d052bb72158e888aa7b770e1a5f601682f16fe5b4fd2",
+                    "strip_prefix": "nvidia/cusolver",
+                },
+            ],
+            "cupti": [
+                {
+                    "package": "nvidia-cuda-cupti-cu12==12.9.79",
+                    "url": "https://files.pythonhosted.org/packages/b4/78/351b5c8cdbd9a6b4fb0d6ee73fb176dcdc1b6b6ad47c2ffff5ae8ca4a1f7/nvidia_cuda_cupti_cu12-12.9.79-py3-none-manylinux_2_25_aarch64.whl",
+                    "sha256": "791853b030602c6a11d08b5578edfb957cadea06e9d3b26adbf8d036135a4afe",
+                    "strip_prefix": "nvidia/cuda_cupti",
+                },
+            ],
+            "nvfatbin": [
+                {
+                    "package": "nvidia-nvfatbin-cu12==12.9.82",
+                    "url": "https://files.pythonhosted.org/packages/0e/13/3487c9080fa91dbb9f7520576cdfff1a493da9b58ff393e3547a6310dde0/nvidia_nvfatbin_cu12-12.9.82-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+                    "sha256": "92d516bdb9287970cecbf855a0fd39d09599db806148038e1ed2cf0eaef92af2",
+                    "strip_prefix": "nvidia/nvfatbin",
+                },
+            ],
         },
     },
 }

@@ -14,6 +14,8 @@
 #          (the CUDA toolkit Bazel downloads needs a host compiler).
 #   clangd (root) bookworm's clangd (14), for editors and .ci/clangd-check.sh (CI) with the
 #          compile_commands.json that tools/compdb writes.
+#   qemu   (root) bookworm's qemu-user (qemu-aarch64), to run linux-aarch64 builds' programs on
+#          x86-64 (docs/platforms.md; CI runs the aarch64 CPU tests under it).
 #   cuda   (root) a local CUDA toolkit, bookworm non-free nvidia-cuda-toolkit 11.8 (~1.7 GB), needed
 #          only for builds with --cuda_version=local.
 #   cuda-sid  a local CUDA 12 toolkit without root: Debian sid's non-free nvidia-cuda-toolkit (12.4)
@@ -28,10 +30,10 @@
 #          libc6 (2.36 -> sid's), libstdc++6, OpenSSL and ~180 packages; it prints the list first.
 # bazelw calls it: as the user for bazel and go, as root (or with a message saying so) for the rest.
 #
-# Usage: tools/install-debian.sh [base] [bazel] [go] [clangd] [cuda] [cuda-sid] [bazel-system]
+# Usage: tools/install-debian.sh [base] [bazel] [go] [clangd] [qemu] [cuda] [cuda-sid] [bazel-system]
 set -euo pipefail
 
-want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_clangd=0 want_bazel_system=0 want_cacerts=0 want_cuda_sid=0
+want_base=0 want_bazel=0 want_cuda=0 want_go=0 want_clangd=0 want_qemu=0 want_bazel_system=0 want_cacerts=0 want_cuda_sid=0
 [ $# -eq 0 ] && set -- base bazel go
 for w in "$@"; do
   case "$w" in
@@ -40,10 +42,11 @@ for w in "$@"; do
     cuda) want_cuda=1 ;;
     cuda-sid) want_cuda_sid=1 ;;
     clangd) want_clangd=1 ;;
+    qemu) want_qemu=1 ;;
     go) want_go=1 ;;
     bazel-system) want_bazel_system=1 ;;
     cacerts) want_cacerts=1 ;; # remakes the private Bazel's Java trust store (bazelw, when the system's CAs change)
-    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, clangd, cuda, cuda-sid, bazel-system)" >&2; exit 2 ;;
+    *) echo "install-debian.sh: unknown component '$w' (expected: base, bazel, go, clangd, qemu, cuda, cuda-sid, bazel-system)" >&2; exit 2 ;;
   esac
 done
 
@@ -61,7 +64,7 @@ export DEBIAN_FRONTEND=noninteractive
 # System packages (root): bookworm's compiler and tools, the local CUDA toolkit, the old sid route.
 # ---------------------------------------------------------------------------------------------
 system_install() {
-  [ "$(id -u)" -eq 0 ] || die "components base, clangd, cuda and bazel-system run apt-get on the system: run as root"
+  [ "$(id -u)" -eq 0 ] || die "components base, clangd, qemu, cuda and bazel-system run apt-get on the system: run as root"
   # shellcheck source=/dev/null
   . /etc/os-release
   # A machine set up by the former route may report sid's codename (sid's base-files came with Bazel).
@@ -91,6 +94,7 @@ PIN
   apt-get update -qq
   local base=(build-essential g++ git python3 unzip zip ca-certificates xz-utils)
   [ $want_clangd -eq 0 ] || base+=(clangd)
+  [ $want_qemu -eq 0 ] || base+=(qemu-user)
   if [ $want_cuda -eq 1 ]; then
     say "installing from bookworm: ${base[*]} nvidia-cuda-toolkit libcuda1 (the local CUDA toolkit 11.8, non-free, ~1.7 GB)"
     apt-get install -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
@@ -481,7 +485,7 @@ PROFILE
   say "CUDA $("$final/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p') from Debian sid is in $final ($(du -sh "$final" | cut -f1)); use it with CUDA_PATH=$final and --cuda_version=local"
 }
 
-if [ $want_base -eq 1 ] || [ $want_clangd -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
+if [ $want_base -eq 1 ] || [ $want_clangd -eq 1 ] || [ $want_qemu -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
   system_install
 fi
 [ $want_bazel -eq 0 ] || install_bazel_private

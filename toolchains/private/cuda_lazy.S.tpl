@@ -47,10 +47,11 @@ rcg_cuda_lazy_slow:
   jmpq *%r11
   .size rcg_cuda_lazy_slow, .-rcg_cuda_lazy_slow
 #elif defined(__aarch64__)
+/* No '#' before index: in a function-like macro that would make it a string. */
 #define RCG_LAZY(name, index) \
   .globl name; .type name, %function; name: \
   adrp x16, rcg_cuda_lazy_fn; add x16, x16, :lo12:rcg_cuda_lazy_fn; ldr x16, [x16, #8*index]; \
-  cbz x16, 1f; br x16; 1: mov w17, #index; b rcg_cuda_lazy_slow; .size name, .-name
+  cbz x16, 1f; br x16; 1: mov w17, index; b rcg_cuda_lazy_slow; .size name, .-name
   .text
   .type rcg_cuda_lazy_slow, %function
 rcg_cuda_lazy_slow:

@@ -5,6 +5,7 @@ load(":components.bzl", "LIBRARIES", "library_target")
 load(":cuda_missing_library.bzl", "cuda_missing_library")
 
 _VERSION_FLAG = Label("//toolchains:cuda_version")
+_AARCH64 = Label("@platforms//cpu:aarch64")
 _CUDA_DISABLED = Label("//toolchains:cuda_disabled")
 _TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
@@ -30,6 +31,13 @@ def cuda_hub_targets(toolkits):
     versions = sorted(toolkits.keys())
     for v in versions:
         native.config_setting(name = "version_" + v, flag_values = {_VERSION_FLAG: v})
+
+        # The same toolkit for a linux-aarch64 target: more specific, so it wins over version_<v>.
+        native.config_setting(
+            name = "version_%s_aarch64" % v,
+            flag_values = {_VERSION_FLAG: v},
+            constraint_values = [_AARCH64],
+        )
         native.toolchain(
             name = "toolchain_" + v,
             toolchain = "@%s//:toolchain" % toolkits[v]["config"],
@@ -48,7 +56,16 @@ def cuda_hub_targets(toolkits):
         visibility = ["//visibility:private"],
     )
 
-    def pick(name, component, target):
+    def missing_target(name, v, message):
+        target = "%s_not_in_%s" % (name, v)
+        cuda_missing_library(
+            name = target,
+            message = message,
+            visibility = ["//visibility:private"],
+        )
+        return ":" + target
+
+    def pick(name, component, target, per_platform):
         branches = {}
         for v in versions:
             tk = toolkits[v]
@@ -57,13 +74,28 @@ def cuda_hub_targets(toolkits):
             elif component in tk["components"]:
                 branches[":version_" + v] = "@%s//:%s" % (tk["components"][component], target)
             else:
-                missing = "%s_not_in_%s" % (name, v)
-                cuda_missing_library(
-                    name = missing,
-                    message = "%s has no %s component, so @cuda//:%s is not available with it" % (tk["toolkit"], component, name),
-                    visibility = ["//visibility:private"],
-                )
-                branches[":version_" + v] = ":" + missing
+                branches[":version_" + v] = missing_target(name, v, "%s has no %s component, so @cuda//:%s is not available with it" % (tk["toolkit"], component, name))
+            if not per_platform:
+                continue  # A program that runs on the build machine, or headers: the same for every target.
+
+            # linux-aarch64: the component's aarch64 (sbsa) libraries, where the toolkit pins them.
+            aarch64 = tk.get("components_aarch64", {})
+            if component in aarch64:
+                branches[":version_%s_aarch64" % v] = "@%s//:%s" % (aarch64[component], target)
+            elif v == "local":
+                branches[":version_%s_aarch64" % v] = missing_target(name + "_aarch64", v, (
+                    "@cuda//:%s: the local CUDA toolkit holds the build machine's libraries, not linux-aarch64 ones; " +
+                    "build for --platforms=@rules_cuda_go//platforms:linux_aarch64 with a pinned toolkit " +
+                    "(--@rules_cuda_go//toolchains:cuda_version=13.5)"
+                ) % name)
+            else:
+                branches[":version_%s_aarch64" % v] = missing_target(name + "_aarch64", v, (
+                    "@cuda//:%s is not available for linux-aarch64 with %s: %s" % (
+                        name,
+                        tk["toolkit"],
+                        "NVIDIA ships no aarch64 wheel of its %s component (rules_cuda_go pins none); build it for x86-64 only (target_compatible_with), or leave it out of aarch64 builds" % component if aarch64 else "it has no aarch64 (sbsa) libraries pinned in versions.bzl (components_aarch64; CUDA 13.5 has them, --@rules_cuda_go//toolchains:cuda_version=13.5)",
+                    )
+                ))
         branches["//conditions:default"] = ":unknown_version"
         native.alias(name = name + "_by_version", actual = select(branches), visibility = ["//visibility:private"])
         native.alias(name = name, actual = select({
@@ -72,6 +104,11 @@ def cuda_hub_targets(toolkits):
         }))
 
     for name, lib in LIBRARIES.items():
-        pick(name, lib.component, library_target(name))
+        # Headers and link stubs (compiled for the target from a generated source) of a component
+        # without aarch64 libraries come from its x86-64 archives: they are the same.
+        headers_only = not lib.shared and not lib.static
+        pick(name, lib.component, library_target(name), per_platform = not headers_only or lib.component == "cudart")
     for name, (component, target) in _TOOLS.items():
-        pick(name, component, target)
+        # nvcc, cuobjdump, nvdisasm, compute-sanitizer, tileiras: x86-64 programs of the build
+        # machine whatever the target.
+        pick(name, component, target, per_platform = False)

@@ -21,7 +21,7 @@ load("@bazel_tools//tools/cpp:unix_cc_toolchain_config.bzl", "cc_toolchain_confi
 load("@rules_cc//cc/toolchains:cc_toolchain.bzl", "cc_toolchain")
 load("//toolchains/sysroot:identity.bzl", "BASELINE_TOOLCHAIN_ID_PREFIX")
 
-def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_directories):
+def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_directories, cpu = "k8", triplet = "x86_64-linux-gnu", tool_dir = ""):
     """Declares NAME (a cc_toolchain) and its configuration.
 
     Args:
@@ -33,8 +33,12 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
         c++filt, llvm-cov, llvm-profdata; /bin/false for what the machine lacks).
       include_directories: the compiler's include search path with --sysroot, directories inside
         the sysroot written as %sysroot%/....
+      cpu: Bazel's name of the target CPU (k8, aarch64).
+      triplet: the target's multiarch directory (x86_64-linux-gnu, aarch64-linux-gnu).
+      tool_dir: a directory inside the sysroot's repository, relative to it, where the compiler
+        finds its assembler and linker (-B); empty: on PATH (the host's binutils).
     """
-    root = Label(sysroot).workspace_root
+    root = native.package_relative_label(sysroot).workspace_root
     cxx_include_flags, include_flags = [], ["-nostdinc"]
     for d in include_directories:
         path = root + d[len("%sysroot%"):] if d.startswith("%sysroot%/") else d
@@ -43,22 +47,23 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
         else:
             include_flags.extend(["-idirafter", path])
     include_flags.extend(["-include", root + "/usr/include/stdc-predef.h"])
+    b_flags = ["-B%s/%s/" % (root, tool_dir)] if tool_dir else []
     paths = dict(tool_paths)
     paths["gcc"] = gcc
     cc_toolchain_config(
         name = name + "_config",
-        cpu = "k8",
+        cpu = cpu,
         compiler = "gcc",
         toolchain_identifier = BASELINE_TOOLCHAIN_ID_PREFIX + gcc_version,
         host_system_name = "local",
-        target_system_name = "x86_64-linux-gnu",
+        target_system_name = triplet,
         target_libc = "glibc",
         abi_version = "gcc",
         abi_libc_version = "glibc",
         builtin_sysroot = root,
         cxx_builtin_include_directories = include_directories,
         tool_paths = paths,
-        compile_flags = include_flags + [
+        compile_flags = b_flags + include_flags + [
             "-fstack-protector",
             "-Wall",
             "-Wunused-but-set-parameter",
@@ -75,11 +80,11 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
         ],
         dbg_compile_flags = ["-g"],
         cxx_flags = cxx_include_flags + ["-std=c++14"],
-        link_flags = [
+        link_flags = b_flags + [
             # The sysroot's Scrt1.o/crti.o/crtn.o, and its libraries before the host's.
-            "-B%s/usr/lib/x86_64-linux-gnu/" % root,
-            "-L%s/usr/lib/x86_64-linux-gnu" % root,
-            "-L%s/lib/x86_64-linux-gnu" % root,
+            "-B%s/usr/lib/%s/" % (root, triplet),
+            "-L%s/usr/lib/%s" % (root, triplet),
+            "-L%s/lib/%s" % (root, triplet),
             "-Wl,-no-as-needed",
             "-Wl,-z,relro,-z,now",
             "-pass-exit-codes",
@@ -105,17 +110,20 @@ def sysroot_cc_toolchain(name, sysroot, gcc, gcc_version, tool_paths, include_di
         supports_start_end_lib = False,
     )
     native.filegroup(name = name + "_empty", srcs = [])
+
+    # The host's binutils need no inputs; those inside the repository (tool_dir) do.
+    tools = sysroot if tool_dir else name + "_empty"
     cc_toolchain(
         name = name,
         toolchain_identifier = BASELINE_TOOLCHAIN_ID_PREFIX + gcc_version,
         toolchain_config = name + "_config",
         all_files = sysroot,
-        ar_files = name + "_empty",
+        ar_files = tools,
         as_files = sysroot,
         compiler_files = sysroot,
-        dwp_files = name + "_empty",
+        dwp_files = tools,
         linker_files = sysroot,
-        objcopy_files = name + "_empty",
-        strip_files = name + "_empty",
+        objcopy_files = tools,
+        strip_files = tools,
         supports_param_files = True,
     )

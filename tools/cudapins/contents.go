@@ -102,6 +102,9 @@ func writeContents(index *Index, archives []Archive, w io.Writer, progress io.Wr
 	// The same wheel may serve several versions (a shared cuobjdump): read it once.
 	listed := map[string][]string{}
 	for _, a := range archives {
+		if a.Platform == PlatformAarch64 {
+			continue // The same headers and library names as the x86-64 wheels: Gazelle reads those.
+		}
 		pkg := a.Package
 		if pkg == "" {
 			pkg = "-"
@@ -177,7 +180,9 @@ func staleContents(archives []Archive, listed []ContentsArchive) []string {
 	key := func(v, c, p, s string) string { return strings.Join([]string{v, c, p, s}, " ") }
 	want := map[string]bool{}
 	for _, a := range archives {
-		want[key(a.Version, a.Component, a.Package, a.SHA256)] = true
+		if a.Platform != PlatformAarch64 {
+			want[key(a.Version, a.Component, a.Package, a.SHA256)] = true
+		}
 	}
 	have := map[string]bool{}
 	for _, a := range listed {

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	cudapins check [-versions toolchains/versions.bzl]
-//	cudapins wheel NAME==VERSION [NAME==VERSION ...]
+//	cudapins wheel [-platform linux_x86_64|linux_aarch64] NAME==VERSION [NAME==VERSION ...]
 //	cudapins contents [-versions toolchains/versions.bzl] [-o gazelle/cuda/toolkit_files.txt]
 //
 // check parses CUDA_TOOLKITS in versions.bzl and, for every archive with a "package" key, looks the
@@ -14,7 +14,12 @@
 // archives without a package, such as NVIDIA's redist tarballs, or ERROR where the lookup failed)
 // and exits 1 on any mismatch or lookup error.
 //
-// wheel prints, for each release, the versions.bzl entry of its linux x86_64 manylinux wheel:
+// Archives of a toolkit's "components" are x86-64 ones; those of its "components_aarch64" are the
+// target libraries of linux-aarch64 builds (NVIDIA's sbsa wheels, manylinux_*_aarch64), and check
+// also says when such a wheel is not an aarch64 one.
+//
+// wheel prints, for each release, the versions.bzl entry of its linux x86_64 manylinux wheel
+// (with -platform linux_aarch64, its aarch64 one):
 // package, url, sha256 and strip_prefix, the wheel's top two directories (e.g. "nvidia/cu13"),
 // found by reading the wheel's zip central directory through HTTP range requests, so that adding
 // a CUDA version does not download gigabytes of wheels.
@@ -86,13 +91,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case "wheel":
-		if len(args) < 2 {
+		fs := flag.NewFlagSet("wheel", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		platform := fs.String("platform", PlatformX86, "the wheels' platform: "+PlatformX86+" or "+PlatformAarch64+" (NVIDIA's sbsa wheels, for a toolkit's components_aarch64)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
 			usage(stderr)
 			return 2
 		}
 		status := 0
-		for _, spec := range args[1:] {
-			a, err := index.Wheel(spec)
+		for _, spec := range fs.Args() {
+			a, err := index.WheelFor(spec, *platform)
 			if err != nil {
 				fmt.Fprintf(stderr, "cudapins wheel: %v\n", err)
 				status = 1
@@ -131,7 +142,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   cudapins check [-versions toolchains/versions.bzl]   check every pinned wheel against PyPI
-  cudapins wheel NAME==VERSION [...]                    print versions.bzl entries for new wheels
+  cudapins wheel [-platform P] NAME==VERSION [...]      print versions.bzl entries for new wheels
+                                                        (P: linux_x86_64, default, or linux_aarch64)
   cudapins contents [-versions F] [-o F]                list the pinned wheels' files (default -o
                                                         gazelle/cuda/toolkit_files.txt)
 PYPI_URL overrides the index (default https://pypi.org).

@@ -177,9 +177,9 @@ func TestParseVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Archive{
-		{Version: "13.2", Component: "cudart", Line: 11, Package: "nvidia-cuda-runtime==13.2.86", URL: goodCudartURL, SHA256: shaA, StripPrefix: "nvidia/cu13"},
-		{Version: "13.2", Component: "nvtx", Line: 20, Package: "nvidia-nvtx==13.2.86", URL: "https://files.pythonhosted.org/packages/49/ee/16bd/" + wheelB, SHA256: shaB, StripPrefix: "nvidia/cu13"},
-		{Version: "12.9", Component: "nvcc", Line: 34, URL: "https://developer.download.nvidia.com/compute/cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.9.86-archive.tar.xz", SHA256: shaC, StripPrefix: "cuda_nvcc-linux-x86_64-12.9.86-archive"},
+		{Version: "13.2", Component: "cudart", Line: 11, Package: "nvidia-cuda-runtime==13.2.86", URL: goodCudartURL, SHA256: shaA, StripPrefix: "nvidia/cu13", Platform: PlatformX86},
+		{Version: "13.2", Component: "nvtx", Line: 20, Package: "nvidia-nvtx==13.2.86", URL: "https://files.pythonhosted.org/packages/49/ee/16bd/" + wheelB, SHA256: shaB, StripPrefix: "nvidia/cu13", Platform: PlatformX86},
+		{Version: "12.9", Component: "nvcc", Line: 34, URL: "https://developer.download.nvidia.com/compute/cuda/redist/cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-12.9.86-archive.tar.xz", SHA256: shaC, StripPrefix: "cuda_nvcc-linux-x86_64-12.9.86-archive", Platform: PlatformX86},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d archives, want %d: %+v", len(got), len(want), got)
@@ -208,6 +208,43 @@ CUDA_TOOLKITS = {
 	}
 	if _, err := ParseVersions("v.bzl", []byte(`CUDA_TOOLKITS = {"13.2": {"components": {"nvtx": _UNDEFINED}}}`+"\n")); err == nil {
 		t.Error("an undefined name was accepted")
+	}
+}
+
+func TestParseVersionsAarch64(t *testing.T) {
+	body := `CUDA_TOOLKITS = {
+    "13.2": {
+        "components": {"cudart": [{"package": "nvidia-cuda-runtime==13.2.86", "url": "https://h/packages/a/b/c/x.whl", "sha256": "x"}]},
+        "components_aarch64": {"cudart": [{"package": "nvidia-cuda-runtime==13.2.86", "url": "https://h/packages/a/b/c/y.whl", "sha256": "y"}]},
+    },
+}
+`
+	got, err := ParseVersions("v.bzl", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Platform != PlatformX86 || got[0].SHA256 != "x" || got[1].Platform != PlatformAarch64 || got[1].SHA256 != "y" || got[1].Component != "cudart" {
+		t.Errorf("got %+v, want the x86-64 archive, then the aarch64 one", got)
+	}
+	bad := `CUDA_TOOLKITS = {"13.2": {"components": {}, "components_aarch64": [1]}}` + "\n"
+	if _, err := ParseVersions("v.bzl", []byte(bad)); err == nil || !strings.Contains(err.Error(), "components_aarch64") {
+		t.Errorf("a components_aarch64 that is not a dict: %v, want an error naming it", err)
+	}
+}
+
+func TestCheckAarch64(t *testing.T) {
+	f := newFakePyPI(t)
+	f.file("nvidia-cuda-runtime", "13.2.86", armA, "../../packages/packages/11/22/3333/"+armA, shaC)
+	f.file("nvidia-cuda-runtime", "13.2.86", wheelA, "../../packages/packages/70/c6/8f8c/"+wheelA, shaA)
+	index := NewIndex(f.URL)
+	arm := Archive{Package: "nvidia-cuda-runtime==13.2.86", URL: "https://files.pythonhosted.org/packages/11/22/3333/" + armA, SHA256: shaC, Platform: PlatformAarch64}
+	if problems, err := index.Check(arm); err != nil || len(problems) != 0 {
+		t.Errorf("the aarch64 wheel for linux_aarch64: %v, %v; want no problems", problems, err)
+	}
+	x86 := Archive{Package: "nvidia-cuda-runtime==13.2.86", URL: "https://files.pythonhosted.org/packages/70/c6/8f8c/" + wheelA, SHA256: shaA, Platform: PlatformAarch64}
+	problems, err := index.Check(x86)
+	if err != nil || len(problems) != 1 || !strings.Contains(problems[0], "not a manylinux aarch64 wheel") {
+		t.Errorf("an x86-64 wheel for linux_aarch64: %v, %v; want one problem saying it is not an aarch64 wheel", problems, err)
 	}
 }
 
@@ -409,6 +446,23 @@ func TestWheel(t *testing.T) {
 	got, err := ParseVersions("v.bzl", []byte("CUDA_TOOLKITS = {\"13.2\": {\"components\": {\"cudart\": [\n"+out+"]}}}\n"))
 	if err != nil || len(got) != 1 || got[0].StripPrefix != "nvidia/cu13" || got[0].SHA256 != shaA {
 		t.Errorf("printed entry does not parse back: %+v, %v", got, err)
+	}
+}
+
+func TestWheelAarch64(t *testing.T) {
+	f := newFakePyPI(t)
+	f.wheels["/packages/packages/11/22/3333/"+armA] = makeWheel(t, "nvidia/cu13")
+	f.file("nvidia-cuda-runtime", "13.2.86", armA, "../../packages/packages/11/22/3333/"+armA, shaC)
+	f.file("nvidia-cuda-runtime", "13.2.86", wheelA, "../../packages/packages/70/c6/8f8c/"+wheelA, shaA)
+	code, out, errOut := runCmd(t, "wheel", "-platform", "linux_aarch64", "nvidia-cuda-runtime==13.2.86")
+	if code != 0 {
+		t.Fatalf("wheel -platform linux_aarch64 exited %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, armA) || !strings.Contains(out, shaC) {
+		t.Errorf("got\n%s\nwant the aarch64 wheel %s", out, armA)
+	}
+	if code, _, errOut := runCmd(t, "wheel", "-platform", "linux_ppc64le", "nvidia-cuda-runtime==13.2.86"); code != 1 || !strings.Contains(errOut, "unknown platform") {
+		t.Errorf("an unknown platform: exit %d, %q; want exit 1 naming it", code, errOut)
 	}
 }
 

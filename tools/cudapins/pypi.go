@@ -135,6 +135,9 @@ func (x *Index) Check(a Archive) ([]string, error) {
 		return []string{msg}, nil
 	}
 	var problems []string
+	if arch, ok := wheelArch[a.Platform]; ok && strings.HasSuffix(match.Filename, ".whl") && !isLinuxWheel(match.Filename, arch) {
+		problems = append(problems, fmt.Sprintf("%s is not a manylinux %s wheel, which %s needs", match.Filename, arch, a.Platform))
+	}
 	if match.Filename != base {
 		problems = append(problems, fmt.Sprintf("sha256 is %s's, url names %s", match.Filename, base))
 	}
@@ -177,9 +180,29 @@ func filePath(u string) (string, error) {
 	return p, nil
 }
 
+// The platforms an archive of versions.bzl is for (Archive.Platform), named as rules_cuda_go's
+// //platforms targets are, and the manylinux tag suffix of their wheels.
+const (
+	PlatformX86     = "linux_x86_64"
+	PlatformAarch64 = "linux_aarch64"
+)
+
+// wheelArch is the manylinux platform tag's architecture of each platform.
+var wheelArch = map[string]string{PlatformX86: "x86_64", PlatformAarch64: "aarch64"}
+
 // Wheel returns the versions.bzl archive of the linux x86_64 manylinux wheel of spec
 // ("name==version").
 func (x *Index) Wheel(spec string) (Archive, error) {
+	return x.WheelFor(spec, PlatformX86)
+}
+
+// WheelFor returns the versions.bzl archive of the manylinux wheel of spec ("name==version") for
+// platform (PlatformX86 or PlatformAarch64: NVIDIA's aarch64 wheels are the sbsa ones).
+func (x *Index) WheelFor(spec, platform string) (Archive, error) {
+	arch, ok := wheelArch[platform]
+	if !ok {
+		return Archive{}, fmt.Errorf("unknown platform %q (want %s or %s)", platform, PlatformX86, PlatformAarch64)
+	}
 	name, version, err := splitSpec(spec)
 	if err != nil {
 		return Archive{}, err
@@ -190,7 +213,7 @@ func (x *Index) Wheel(spec string) (Archive, error) {
 	}
 	var cands []pypiFile
 	for _, f := range files {
-		if isLinuxX86Wheel(f.Filename) && !f.Yanked {
+		if isLinuxWheel(f.Filename, arch) && !f.Yanked {
 			cands = append(cands, f)
 		}
 	}
@@ -199,7 +222,7 @@ func (x *Index) Wheel(spec string) (Archive, error) {
 		for _, f := range files {
 			names = append(names, f.Filename)
 		}
-		return Archive{}, fmt.Errorf("%s: want one manylinux x86_64 wheel, found %d among %q", spec, len(cands), names)
+		return Archive{}, fmt.Errorf("%s: want one manylinux %s wheel, found %d among %q", spec, arch, len(cands), names)
 	}
 	f := cands[0]
 	rel, err := filePath(f.URL)
@@ -219,11 +242,18 @@ func (x *Index) Wheel(spec string) (Archive, error) {
 		URL:         filesHost + rel,
 		SHA256:      f.Digests.SHA256,
 		StripPrefix: prefix,
+		Platform:    platform,
 	}, nil
 }
 
 // isLinuxX86Wheel says whether filename is a wheel with a manylinux x86_64 platform tag.
 func isLinuxX86Wheel(filename string) bool {
+	return isLinuxWheel(filename, "x86_64")
+}
+
+// isLinuxWheel says whether filename is a wheel with a manylinux platform tag for arch (x86_64,
+// aarch64).
+func isLinuxWheel(filename, arch string) bool {
 	stem, ok := strings.CutSuffix(filename, ".whl")
 	if !ok {
 		return false
@@ -233,7 +263,7 @@ func isLinuxX86Wheel(filename string) bool {
 		return false
 	}
 	for _, tag := range strings.Split(parts[len(parts)-1], ".") {
-		if strings.HasPrefix(tag, "manylinux") && strings.HasSuffix(tag, "_x86_64") {
+		if strings.HasPrefix(tag, "manylinux") && strings.HasSuffix(tag, "_"+arch) {
 			return true
 		}
 	}

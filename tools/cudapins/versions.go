@@ -13,6 +13,9 @@ type Archive struct {
 	Version, Component string
 	// Line is the line of the entry in versions.bzl (0 for one not read from a file).
 	Line int
+	// Platform is the platform the archive is for: PlatformX86 (the "components" of a toolkit) or
+	// PlatformAarch64 (its "components_aarch64": the target libraries of linux-aarch64 builds).
+	Platform string
 	// Package is "name==version", empty for an archive that is not a PyPI wheel.
 	Package     string
 	URL         string
@@ -78,20 +81,44 @@ func ParseVersions(filename string, data []byte) ([]Archive, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: %s is not a dict literal", pos(filename, v.Value), at)
 		}
-		comps := lookup(tk, "components")
-		if comps == nil {
+		if lookup(tk, "components") == nil {
 			return nil, fmt.Errorf("%s: %s has no \"components\"", pos(filename, tk), at)
 		}
-		cd, ok := comps.(*build.DictExpr)
-		if !ok {
-			return nil, fmt.Errorf("%s: %s[\"components\"] is not a dict literal", pos(filename, comps), at)
-		}
-		for _, c := range cd.List {
-			comp, err := str(filename, c.Key, at+"[\"components\"] key")
+		for _, field := range platformFields {
+			comps := lookup(tk, field.key)
+			if comps == nil {
+				continue
+			}
+			list, err := parseComponents(filename, globals, at, version, field.key, field.platform, comps)
 			if err != nil {
 				return nil, err
 			}
-			cat := fmt.Sprintf("%s[\"components\"][%q]", at, comp)
+			archives = append(archives, list...)
+		}
+	}
+	return archives, nil
+}
+
+// platformFields are the keys of a toolkit that list archives, and the platform of each.
+var platformFields = []struct{ key, platform string }{
+	{"components", PlatformX86},
+	{"components_aarch64", PlatformAarch64},
+}
+
+// parseComponents returns the archives of one components dict (key) of the toolkit at.
+func parseComponents(filename string, globals map[string]build.Expr, at, version, key, platform string, comps build.Expr) ([]Archive, error) {
+	var archives []Archive
+	{
+		cd, ok := comps.(*build.DictExpr)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s[%q] is not a dict literal", pos(filename, comps), at, key)
+		}
+		for _, c := range cd.List {
+			comp, err := str(filename, c.Key, fmt.Sprintf("%s[%q] key", at, key))
+			if err != nil {
+				return nil, err
+			}
+			cat := fmt.Sprintf("%s[%q][%q]", at, key, comp)
 			value := c.Value
 			if id, ok := value.(*build.Ident); ok && globals[id.Name] != nil {
 				value = globals[id.Name]
@@ -107,7 +134,7 @@ func ParseVersions(filename string, data []byte) ([]Archive, error) {
 					return nil, fmt.Errorf("%s: %s is not a dict literal", pos(filename, e), eat)
 				}
 				start, _ := d.Span()
-				a := Archive{Version: version, Component: comp, Line: start.Line}
+				a := Archive{Version: version, Component: comp, Line: start.Line, Platform: platform}
 				for _, kv := range d.List {
 					k, err := str(filename, kv.Key, eat+" key")
 					if err != nil {
