@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
@@ -86,19 +87,9 @@ func TestCompileDirectives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := newCudaConfig()
-	for _, d := range f.Directives {
-		switch d.Key {
-		case directiveDefine:
-			cc.compile = cc.compile.withDefine(f, d)
-		case directiveCopts:
-			cc.compile = cc.compile.withCopts(f, d)
-		case directiveProgram:
-			if p, ok := parseProgram(f, d, cc.programs); ok {
-				cc.programs = append(cc.programs, p)
-			}
-		}
-	}
+	c := config.New()
+	(&cudaLang{}).Configure(c, "", f)
+	cc := c.Exts[languageName].(*cudaConfig)
 	if want := []string{"NCCL_OS_LINUX", "LEVEL=1", "WIDE"}; !reflect.DeepEqual(cc.compile.defines, want) {
 		t.Errorf("defines = %q, want %q", cc.compile.defines, want)
 	}
