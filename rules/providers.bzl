@@ -25,7 +25,7 @@ CudaToolchainInfo = provider(
         "version": "string: nvcc's version, e.g. '13.2.86'.",
         "nvcc": "File or None: the nvcc executable.",
         "nvcc_stage": "File: runs nvcc with its sources staged at a fixed modification time (nvcc_stage.sh), for builds with device line tables.",
-        "nvcc_split": "File: runs the fatbinary step, the host code to assembly or the object of an nvcc compile whose device code other actions built (nvcc_split.sh).",
+        "nvcc_split": "File: runs the host code to assembly, or the fatbinary step and the object, of an nvcc compile whose device code other actions built (nvcc_split.sh).",
         "toolkit_files": "depset of Files nvcc needs besides headers (bin/, nvvm/).",
         "host_compiler": "File or None: a host compiler the toolkit is bound to (Debian's bin/gcc); None: the C++ toolchain's.",
         "headers": "CcCompilationContext: the runtime and CCCL headers every CUDA compile sees.",

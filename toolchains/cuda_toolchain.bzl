@@ -60,7 +60,7 @@ cuda_toolchain = rule(
             allow_single_file = True,
             executable = True,
             cfg = "exec",
-            doc = "Runs the fatbinary step or the host half of a split nvcc compile (rules/private/actions.bzl).",
+            doc = "Runs the host half of a split nvcc compile: the host code to assembly, the fatbinary step and the object (rules/private/nvcc_compile.bzl).",
         ),
         "compiler_files": attr.label_list(allow_files = True, cfg = "exec", doc = "Everything nvcc reads besides the headers (bin/, nvvm/)."),
         "headers": attr.label_list(providers = [CcInfo], doc = "Headers every CUDA compile sees: the runtime's (cuda_runtime.h, crt/) and CCCL's."),

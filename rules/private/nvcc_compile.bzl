@@ -117,12 +117,11 @@ def nvcc_compile(
     Split (the default), the compile is a graph of actions that each do one part of what nvcc does in
     one run: per virtual arch V of the -gencode flags, `nvcc -ptx` (NvccPtx: device preprocessing and
     cicc) writes compute_V PTX; per real arch, `nvcc -cubin` from that PTX (NvccSass: ptxas) writes
-    the SASS; NvccFatbin packs them as nvcc's fatbinary step would. Meanwhile NvccHostAsm runs nvcc's
-    host steps to assembly with a stand-in fatbinary, and NvccHost puts the real one's data in and
+    the SASS. Meanwhile NvccHostAsm runs nvcc's host steps to assembly with a stand-in fatbinary,
+    and NvccHost packs the images with nvcc's fatbinary step, puts the fatbinary in (.incbin) and
     assembles (nvcc_split.sh); where the host compile writes debug information (-c dbg, -g), NvccHost
     runs the host steps with the fatbinary instead. The object is byte-identical to the single
-    action's. A
-    source stays one action (NvccCompile, with nvcc --threads and as many CPUs declared) when split
+    action's. A source stays one action (NvccCompile, with nvcc --threads and as many CPUs declared) when split
     is False, the toolkit is older than CUDA 12, the flags are not the arch resolver's, or copts
     choose device code themselves (-gencode, -arch, -dlto, ...), or the object's path has a
     character that nvcc cannot hand on to cicc (', ", $, `, \\).
@@ -260,35 +259,14 @@ def nvcc_compile(
 
     whole = _whole_compile(actions, common, out, gencode_flags)
 
-    fatbin_c = actions.declare_file(device_dir + ".fatbin.c", sibling = out)
-    head = actions.args()
-    head.add("fatbin")
-    head.add(cuda.nvcc)
-    head.add(fatbin_c)
-    for key, f in images:
-        head.add(f, format = key + "=%s")
-    head.add("--")
-    actions.run(
-        executable = cuda.nvcc_split,
-        toolchain = CUDA_TOOLCHAIN_TYPE,
-        arguments = [head, whole],
-        inputs = depset([f for _, f in images], transitive = [additional_inputs, cuda.toolkit_files, host.files]),
-        outputs = [fatbin_c],
-        env = host.env,
-        mnemonic = "NvccFatbin",
-        progress_message = "Packing the device code of CUDA %s" % src.short_path,
-    )
-
     # The host code compiles to assembly while the device code compiles (NvccHostAsm); NvccHost
-    # then only puts the fatbinary's data in and assembles. Where the host compile writes debug
-    # information, which records the fatbinary's size, NvccHost compiles the host code whole.
-    host_inputs = [src, stub, fatbin_c]
+    # then packs the device code (nvcc's fatbinary step), puts it in and assembles. Where the host
+    # compile writes debug information, which records the fatbinary's size, NvccHost compiles the
+    # host code whole after the fatbinary step.
+    asm = "-"
+    standin = "-"
+    host_inputs = [src, stub]
     message = "Compiling CUDA %s (host code)" % src.short_path
-    head = actions.args()
-    head.add("host")
-    head.add(cuda.nvcc)
-    head.add(stub)
-    head.add(fatbin_c)
     if not _host_debug(mode, copts, host_copts):
         asm = actions.declare_file(device_dir + ".host.s", sibling = out)
         standin = actions.declare_file(device_dir + ".standin.fatbin.c", sibling = out)
@@ -308,18 +286,24 @@ def nvcc_compile(
             outputs = [asm, standin],
             env = host.env,
             mnemonic = "NvccHostAsm",
-            progress_message = "Compiling CUDA %s (host code)" % src.short_path,
+            progress_message = message,
         )
-        head.add(asm)
-        head.add(standin)
         host_inputs += [asm, standin]
         message = "Assembling CUDA %s" % src.short_path
+    head = actions.args()
+    head.add("host")
+    head.add(cuda.nvcc)
+    head.add(stub)
+    head.add(asm)
+    head.add(standin)
+    for key, f in images:
+        head.add(f, format = key + "=%s")
     head.add("--")
     actions.run(
         executable = cuda.nvcc_split,
         toolchain = CUDA_TOOLCHAIN_TYPE,
         arguments = [head, whole],
-        inputs = depset(host_inputs, transitive = [headers, cuda.toolkit_files, host.files]),
+        inputs = depset(host_inputs + [f for _, f in images], transitive = [headers, cuda.toolkit_files, host.files]),
         outputs = [out],
         env = host.env,
         mnemonic = "NvccHost",

@@ -2,7 +2,7 @@
 // of an nvcc compile, with a stand-in nvcc whose -dryrun plan names stand-in
 // tools: a host compiler that copies the fatbinary's data lines into its
 // assembly as gcc does (and records the fatbinary's size where it writes
-// debug information), cudafe++ and fatbinary.
+// debug information) and assembles .incbin, cudafe++ and fatbinary.
 package nvccsplit
 
 import (
@@ -55,7 +55,8 @@ PLAN
 // ("...\n") becomes its text, the declaration of fatbinData nothing (as
 // with gcc: an extern array's size makes no code), any other line a comment;
 // with -g, a line that records the size of fatbinData. -c writes "OBJ" and that assembly; -c -x
-// assembler writes "OBJ" and the file.
+// assembler writes "OBJ" and the file, each line of the file that an .incbin line names as a data
+// line.
 const fakeGcc = `#!/usr/bin/env bash
 set -eu
 echo "${0##*/} $*" >>tools.log
@@ -91,7 +92,15 @@ case $mode in
   -S) asm >"$out" ;;
   -c)
     if [ "$lang" = assembler ]; then
-      { echo OBJ; cat "$in"; } >"$out"
+      {
+        echo OBJ
+        while IFS= read -r line; do
+          case $line in
+            '.incbin "'*'"') sed 's/^/.quad /' "$(printf '%s' "$line" | sed 's/^\.incbin "\(.*\)"$/\1/')" ;;
+            *) printf '%s\n' "$line" ;;
+          esac
+        done <"$in"
+      } >"$out"
     else
       { echo OBJ; asm; } >"$out"
     fi
@@ -116,10 +125,15 @@ done
 `
 
 // fakeFatbinary writes the embedded fatbinary source: two data lines per
-// image (its kind, arch and contents), the array's size after them.
+// image (its kind, arch and contents, each padded with spaces to 7 bytes
+// and more by 8), the array's size (8-byte words) after them; and the binary
+// fatbinary: those data lines' text, one per line, which the stand-in
+// assembler turns back into the data lines (.incbin). With a file
+// "wrong-size" in the working directory, the source declares one word more.
 const fakeFatbinary = `#!/usr/bin/env bash
 set -eu
 out= create= lines=()
+pad() { local s=$1; while [ $(((${#s} + 1) % 8)) -ne 0 ]; do s+=" "; done; printf '%s' "$s"; }
 for a in "$@"; do
   case $a in
     --create=*) create=${a#--create=} ;;
@@ -127,19 +141,21 @@ for a in "$@"; do
     --image3=*)
       spec=${a#--image3=}
       file=${spec##*file=}
-      lines+=("\".quad ${spec%%,file=*}\\n\"" "\".quad $(od -An -tx1 "$file" | tr -d ' \n')\\n\"")
+      lines+=("$(pad "${spec%%,file=*}")" "$(pad "$(od -An -tx1 "$file" | tr -d ' \n')")")
       ;;
   esac
 done
-: >"$create"
+printf '%s\n' "${lines[@]}" >"$create"
+words=$(($(wc -c <"$create") / 8))
+[ ! -f wrong-size ] || words=$((words + 1))
 {
   echo '#include "fatbinary_section.h"'
   echo 'asm('
   echo '".section .nv_fatbin, \"a\"\n"'
   echo '"fatbinData:\n"'
-  printf '%s\n' "${lines[@]}"
+  for l in "${lines[@]}"; do printf '".quad %s\\n"\n' "$l"; done
   echo '".text\n");'
-  echo "extern const unsigned long long fatbinData[${#lines[@]}];"
+  echo "extern const unsigned long long fatbinData[$words];"
   echo 'static const __fatBinC_Wrapper_t __fatDeviceText = { 0x466243b1, 1, fatbinData, 0 };'
 } >"$out"
 `
@@ -206,22 +222,20 @@ func read(t *testing.T, root, name string) string {
 }
 
 const (
-	fatbinC = "dev/k.o.fatbin.c"
 	asmFile = "dev/k.o.host.s"
 	standin = "dev/k.o.standin.fatbin.c"
 )
 
-// build runs the fatbinary step, then the host half: whole (no assembly
-// given), or through hostasm. It returns the object and the host step's
+// images are the device actions' outputs, as NvccHost gets them.
+var images = []string{"elf:90=dev/k.o.compute_90.cubin", "ptx:90=dev/k.o.compute_90.ptx"}
+
+// build runs the host half: whole (no assembly given), or through hostasm
+// (edit runs between the two). It returns the object and the host step's
 // messages.
 func build(t *testing.T, root string, throughAsm bool, edit func(), nvccArgs ...string) (string, string) {
 	t.Helper()
 	nvcc := append([]string{"-c", "pkg/k.cu", "-o", obj}, nvccArgs...)
-	images := []string{"fatbin", fatbinC, "elf:90=dev/k.o.compute_90.cubin", "ptx:90=dev/k.o.compute_90.ptx"}
-	if msg, err := split(t, root, images, nvcc...); err != nil {
-		t.Fatalf("fatbin: %v\n%s", err, msg)
-	}
-	host := []string{"host", "dev/k.o.stub.c", fatbinC}
+	host := []string{"host", "dev/k.o.stub.c", "-", "-"}
 	if throughAsm {
 		if msg, err := split(t, root, []string{"hostasm", "dev/k.o.stub.c", "90=dev/k.o.compute_90.ptx", asmFile, standin}, nvcc...); err != nil {
 			t.Fatalf("hostasm: %v\n%s", err, msg)
@@ -229,12 +243,12 @@ func build(t *testing.T, root string, throughAsm bool, edit func(), nvccArgs ...
 		if edit != nil {
 			edit()
 		}
-		host = append(host, asmFile, standin)
+		host = []string{"host", "dev/k.o.stub.c", asmFile, standin}
 	}
 	if err := os.RemoveAll(filepath.Join(root, "tools.log")); err != nil {
 		t.Fatal(err)
 	}
-	msg, err := split(t, root, host, nvcc...)
+	msg, err := split(t, root, append(host, images...), nvcc...)
 	if err != nil {
 		t.Fatalf("host: %v\n%s", err, msg)
 	}
@@ -256,29 +270,43 @@ func hostRan(t *testing.T, root string) string {
 	return ""
 }
 
-func TestFatbinPacksTheImagesInThePlansOrder(t *testing.T) {
-	root := execroot(t)
-	build(t, root, false, nil)
-	got := read(t, root, fatbinC)
-	elf := strings.Index(got, `".quad kind=elf,sm=90\n"`)
-	ptx := strings.Index(got, `".quad kind=ptx,sm=90\n"`)
-	if elf < 0 || ptx < elf || !strings.Contains(got, "fatbinData[4]") {
-		t.Errorf("fatbin.c:\n%s\nwant the elf image, then the ptx image, 4 data lines", got)
+func TestHostPacksTheImagesInThePlansOrder(t *testing.T) {
+	for _, throughAsm := range []bool{false, true} {
+		root := execroot(t)
+		got, _ := build(t, root, throughAsm, nil)
+		elf := strings.Index(got, ".quad kind=elf,sm=90")
+		ptx := strings.Index(got, ".quad kind=ptx,sm=90")
+		if elf < 0 || ptx < elf {
+			t.Errorf("object (through hostasm: %v):\n%s\nwant the elf image, then the ptx image", throughAsm, got)
+		}
+		for _, tmp := range []string{"bazel-out/bin/pkg/_objs/k.fatbin", obj + ".host.s"} {
+			if _, err := os.Stat(filepath.Join(root, tmp)); err == nil {
+				t.Errorf("host left its temporary file %s (through hostasm: %v)", tmp, throughAsm)
+			}
+		}
 	}
 }
 
-func TestFatbinNamesAMissingImage(t *testing.T) {
+func TestHostNamesAMissingImage(t *testing.T) {
 	root := execroot(t)
-	msg, err := split(t, root, []string{"fatbin", fatbinC, "elf:90=dev/k.o.compute_90.cubin"}, "-c", "pkg/k.cu", "-o", obj)
+	msg, err := split(t, root, []string{"host", "dev/k.o.stub.c", "-", "-", images[0]}, "-c", "pkg/k.cu", "-o", obj)
 	if err == nil || !strings.Contains(msg, "kind=ptx,sm=90, which no device action built") {
-		t.Errorf("fatbin without the PTX image: err %v, message %q; want an error naming kind=ptx,sm=90", err, msg)
+		t.Errorf("host without the PTX image: err %v, message %q; want an error naming kind=ptx,sm=90", err, msg)
+	}
+}
+
+func TestHostRejectsAnAssemblyWithoutStandIn(t *testing.T) {
+	root := execroot(t)
+	msg, err := split(t, root, append([]string{"host", "dev/k.o.stub.c", asmFile, "-"}, images...), "-c", "pkg/k.cu", "-o", obj)
+	if err == nil || !strings.Contains(msg, "ASM given without STANDIN_C") {
+		t.Errorf("host with an assembly and no stand-in: err %v, message %q; want a usage error", err, msg)
 	}
 }
 
 func TestHostThroughAssemblyIsTheWholeHostCompile(t *testing.T) {
 	root := execroot(t)
 	whole, _ := build(t, root, false, nil)
-	if !strings.Contains(whole, ".quad kind=elf,sm=90\n") || !strings.Contains(whole, "# static void register_k") {
+	if !strings.Contains(whole, ".quad kind=elf,sm=90") || !strings.Contains(whole, "# static void register_k") {
 		t.Fatalf("the whole host compile's object lacks the device code or the stub:\n%s", whole)
 	}
 	s := read(t, root, obj)
@@ -334,7 +362,7 @@ func TestHostCompilesWholeWhereTheStandInDiffers(t *testing.T) {
 func TestHostCompilesWholeWithDebugInformation(t *testing.T) {
 	root := execroot(t)
 	whole, _ := build(t, root, false, nil, "-g")
-	if !strings.Contains(whole, "# debug: fatbinData[4]") {
+	if !strings.Contains(whole, "# debug: fatbinData[8]") {
 		t.Fatalf("the stand-in compiler wrote no debug line with -g:\n%s", whole)
 	}
 	root2 := execroot(t)
@@ -350,5 +378,25 @@ func TestHostCompilesWholeWithDebugInformation(t *testing.T) {
 	}
 	if a := read(t, root2, asmFile); !strings.HasPrefix(a, "# nvcc_split.sh: the host compile writes debug information") {
 		t.Errorf("hostasm with -g wrote %q, want its note", a)
+	}
+}
+
+func TestHostCompilesWholeWhereTheBinaryFatbinaryHasAnotherSize(t *testing.T) {
+	root := execroot(t)
+	whole, _ := build(t, root, false, nil)
+	root2 := execroot(t)
+	got, msg := build(t, root2, true, func() {
+		if err := os.WriteFile(filepath.Join(root2, "wrong-size"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got != whole {
+		t.Errorf("object after a fatbinary source that declares another size:\n%s\nwant the whole host compile's:\n%s", got, whole)
+	}
+	if !strings.Contains(msg, "8-byte words of fatbinData") || !strings.Contains(msg, "compiling the host code again") {
+		t.Errorf("host printed %q, want that the binary fatbinary's size differs", msg)
+	}
+	if ran := hostRan(t, root2); ran != "compiled" {
+		t.Errorf("host %s the host code, want it compiled whole", ran)
 	}
 }

@@ -4,7 +4,7 @@ strip_include_prefix/include_prefix, linkstatic, additional_compiler_inputs) and
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
-# The actions that preprocess a source (see every header); the split's SASS and fatbinary steps do not.
+# The actions that preprocess a source (see every header); the split's SASS compiles do not.
 _PREPROCESS = ["NvccPtx", "NvccHostAsm", "NvccHost", "NvccCompile", "CppCompile"]
 
 def _nvcc_args(action):
@@ -26,7 +26,7 @@ def _compile_test_impl(ctx):
     actions = analysistest.target_actions(env)
     nvcc = [a for a in actions if a.mnemonic.startswith("Nvcc") and a.mnemonic != "NvccDeviceLink"]
     preprocess = [a for a in actions if a.mnemonic in _PREPROCESS]
-    mnemonics = sorted({a.mnemonic: True for a in actions if a.mnemonic in _PREPROCESS + ["NvccSass", "NvccFatbin"]}.keys())
+    mnemonics = sorted({a.mnemonic: True for a in actions if a.mnemonic in _PREPROCESS + ["NvccSass"]}.keys())
     asserts.equals(env, sorted(ctx.attr.mnemonics), mnemonics, "the compile's actions")
     for a in preprocess:
         inputs = [f.short_path for f in a.inputs.to_list()]
@@ -75,10 +75,10 @@ def _compile_test_impl(ctx):
     return analysistest.end(env)
 
 _COMPILE_ATTRS = {
-    "mnemonics": attr.string_list(doc = "The compile's action kinds (of _PREPROCESS, NvccSass, NvccFatbin)."),
+    "mnemonics": attr.string_list(doc = "The compile's action kinds (of _PREPROCESS and NvccSass)."),
     "expected_inputs": attr.string_list(doc = "Path suffixes every preprocessing action reads."),
     "unexpected_inputs": attr.string_list(doc = "Path suffixes no preprocessing action reads."),
-    "all_inputs": attr.string_list(doc = "Path suffixes every compile action reads (the SASS and fatbinary steps too)."),
+    "all_inputs": attr.string_list(doc = "Path suffixes every compile action reads (the SASS compiles too)."),
     "expected_include_dirs": attr.string_list(doc = "Suffixes of include directories of every preprocessing action and of CcInfo."),
     "expected_flags": attr.string_list(doc = "nvcc arguments of every nvcc action."),
     "unexpected_flags": attr.string_list(doc = "nvcc arguments of no nvcc action."),
@@ -91,7 +91,7 @@ _COMPILE_ATTRS = {
 
 _CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
 
-# The split graph (NvccPtx, NvccSass, NvccFatbin, NvccHostAsm, NvccHost) and the one action.
+# The split graph (NvccPtx, NvccSass, NvccHostAsm, NvccHost) and the one action.
 compile_test = analysistest.make(_compile_test_impl, attrs = _COMPILE_ATTRS, config_settings = _CUDA_ON)
 compile_unsplit_test = analysistest.make(
     _compile_test_impl,

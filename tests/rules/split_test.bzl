@@ -2,7 +2,7 @@
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 
-_SPLIT_MNEMONICS = ["NvccPtx", "NvccSass", "NvccFatbin", "NvccHostAsm", "NvccHost"]
+_SPLIT_MNEMONICS = ["NvccPtx", "NvccSass", "NvccHostAsm", "NvccHost"]
 
 def _actions(env, mnemonic):
     return [a for a in analysistest.target_actions(env) if a.mnemonic == mnemonic]
@@ -18,13 +18,11 @@ def _split_test_impl(ctx):
     env = analysistest.begin(ctx)
     ptx = _actions(env, "NvccPtx")
     sass = _actions(env, "NvccSass")
-    fatbin = _actions(env, "NvccFatbin")
     host = _actions(env, "NvccHost")
     host_asm = _actions(env, "NvccHostAsm")
     asserts.equals(env, [], _actions(env, "NvccCompile"), "a split source has no NvccCompile action")
     asserts.equals(env, sorted(ctx.attr.expected_ptx), sorted([_out(a) for a in ptx]))
     asserts.equals(env, sorted(ctx.attr.expected_sass), sorted([_out(a) for a in sass]))
-    asserts.equals(env, 1, len(fatbin), "one NvccFatbin action")
     asserts.equals(env, 1, len(host), "one NvccHost action")
 
     # Device actions: one -gencode each; the PTX ones see the whole list's __CUDA_ARCH_LIST__.
@@ -56,18 +54,19 @@ def _split_test_impl(ctx):
         for f in host_asm[0].outputs.to_list():
             asserts.true(env, f in host[0].inputs.to_list(), "NvccHost does not read %s" % f.basename)
 
-    # The fatbinary step gets every image; the host compile gets the whole compile's flags.
-    images = [f.partition("=")[0] for f in fatbin[0].argv if f.startswith("elf:") or f.startswith("ptx:")]
-    asserts.equals(env, sorted(ctx.attr.expected_images), sorted(images))
-    fatbin_c = fatbin[0].outputs.to_list()
-    asserts.true(env, fatbin_c[0] in host[0].inputs.to_list(), "the host compile does not read the fatbinary")
-    for a in fatbin + host_asm + host:
+    # The host compile packs every image (nvcc's fatbinary step) and gets the whole compile's flags.
+    images = [f for f in host[0].argv if f.startswith("elf:") or f.startswith("ptx:")]
+    asserts.equals(env, sorted(ctx.attr.expected_images), sorted([f.partition("=")[0] for f in images]))
+    host_inputs = [f.path for f in host[0].inputs.to_list()]
+    for f in images:
+        asserts.true(env, f.partition("=")[2] in host_inputs, "the host compile does not read the image %s" % f)
+    for a in host_asm + host:
         args = _nvcc_args(a)
         asserts.equals(env, ctx.attr.expected_gencode, [f for f in args if f.startswith("-gencode=")])
         asserts.true(env, "-c" in args, "expected the whole compile (-c) in %r" % args)
 
     # Every part: the hermetic environment, the flags of the mode, staging where line tables are.
-    for a in ptx + sass + fatbin + host_asm + host:
+    for a in ptx + sass + host_asm + host:
         asserts.equals(env, {"PATH": "/usr/bin:/bin", "PWD": "/proc/self/cwd"}, a.env)
         args = _nvcc_args(a)
         for f in ctx.attr.expected_flags:
@@ -79,7 +78,7 @@ def _split_test_impl(ctx):
 _ATTRS = {
     "expected_ptx": attr.string_list(doc = "The PTX files the NvccPtx actions write (basenames)."),
     "expected_sass": attr.string_list(doc = "The cubins the NvccSass actions write (basenames)."),
-    "expected_images": attr.string_list(doc = "The KIND:SM images NvccFatbin packs."),
+    "expected_images": attr.string_list(doc = "The KIND:SM images NvccHost packs."),
     "expected_gencode": attr.string_list(doc = "The whole compile's -gencode flags."),
     "expected_flags": attr.string_list(doc = "Flags every action of the split has."),
     "arch_list_define": attr.string(doc = "The -D__CUDA_ARCH_LIST__ flag of the PTX compiles."),

@@ -1,31 +1,31 @@
 #!/usr/bin/env bash
 # Runs one part of an nvcc compile whose device code other actions compiled. cu_library splits each
-# CUDA source into a graph of actions (rules/private/actions.bzl): one `nvcc -ptx` per virtual arch,
-# one `nvcc -cubin` per real arch, then this script: the fatbinary step, the host code to assembly
-# while the device code is still compiling, and the object.
+# CUDA source into a graph of actions (rules/private/nvcc_compile.bzl): one `nvcc -ptx` per virtual
+# arch, one `nvcc -cubin` per real arch, then this script: the host code to assembly while the
+# device code is still compiling, and the object.
 #
-#   nvcc_split.sh fatbin NVCC FATBIN_C KIND:SM=FILE... -- NVCC_ARGS...
 #   nvcc_split.sh hostasm NVCC STUB SM=PTX ASM STANDIN_C -- NVCC_ARGS...
-#   nvcc_split.sh host NVCC STUB FATBIN_C [ASM STANDIN_C] -- NVCC_ARGS...
+#   nvcc_split.sh host NVCC STUB ASM STANDIN_C KIND:SM=FILE... -- NVCC_ARGS...
 #
 # NVCC_ARGS is the whole compile (`-c SRC -o OBJ` with every -gencode flag), as one nvcc action would
 # run it. The script asks nvcc for its plan (`nvcc -dryrun`), so that every step runs with the
 # options this nvcc gives it, and then:
-#   fatbin: runs the plan's fatbinary step with the images the device actions built (KIND:SM=FILE,
-#     e.g. elf:90=x.sm_90.cubin, ptx:90=x.compute_90.ptx; KIND and SM as in fatbinary's --image3),
-#     writing the embedded fatbinary source (the plan's fatbin.c) to FATBIN_C;
 #   hostasm: runs the plan's host steps (the host preprocessor, cudafe++, the host compiler) with
 #     the registration stub that cicc wrote for one virtual arch (STUB: `-Xcicc --stub_file_name`)
 #     and a stand-in for the fatbinary: the plan's fatbinary step run on the PTX of that arch alone
-#     (SM=PTX), written to STANDIN_C. The host compiler stops at assembly (-S), written to ASM. The
-#     fatbinary is data in an asm() statement, which the compiler copies into its output as it is,
-#     so the assembly differs from the real one only in those lines. Where the host compile writes
-#     debug information (-g), which records the fatbinary's size, ASM says so and nothing is run;
-#   host: with ASM and STANDIN_C, checks that the real fatbinary source (FATBIN_C) has the stand-in's
-#     shape (the same text but for the data and its size), puts the real data lines in place of the
-#     stand-in's in the assembly and runs the plan's host compile on that (-x assembler). Without
-#     them, or where a check fails, runs the plan's host steps with STUB and FATBIN_C in place.
-#     It skips the device steps (the device preprocessor, cicc, ptxas, fatbinary).
+#     (SM=PTX), its source written to STANDIN_C. The host compiler stops at assembly (-S), written
+#     to ASM. The fatbinary is data in an asm() statement, which the compiler copies into its output
+#     as it is, so the assembly differs from the real one only in those lines. Where the host compile
+#     writes debug information (-g), which records the fatbinary's size, ASM says so and nothing is
+#     run;
+#   host: runs the plan's fatbinary step with the images the device actions built (KIND:SM=FILE,
+#     e.g. elf:90=x.sm_90.cubin, ptx:90=x.compute_90.ptx; KIND and SM as in fatbinary's --image3).
+#     With ASM and STANDIN_C (not "-"), checks that the fatbinary's source has the stand-in's shape
+#     (the same text but for the data and its size) and that the binary fatbinary holds that data,
+#     puts `.incbin` of the binary in place of the stand-in's data lines in the assembly and runs the
+#     plan's host compile on that (-x assembler). Otherwise, or where a check fails, runs the plan's
+#     host steps with STUB and the fatbinary's source in place. It skips the device steps (the
+#     device preprocessor, cicc, ptxas).
 # The object is what the single nvcc action writes: the same device code, the same host code.
 set -euo pipefail
 
@@ -34,22 +34,11 @@ die() {
   exit 2
 }
 
-[ $# -ge 2 ] || die "usage: nvcc_split.sh fatbin|hostasm|host NVCC ... -- NVCC_ARGS..."
+[ $# -ge 2 ] || die "usage: nvcc_split.sh hostasm|host NVCC ... -- NVCC_ARGS..."
 role=$1 nvcc=$2
 shift 2
 declare -A images=()
-in_asm= in_standin=
 case $role in
-  fatbin)
-    [ $# -ge 1 ] || die "fatbin: FATBIN_C missing"
-    out_fatbin_c=$1
-    shift
-    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-      [[ $1 == *:*=* ]] || die "fatbin: '$1' is not KIND:SM=FILE"
-      images[${1%%=*}]=${1#*=}
-      shift
-    done
-    ;;
   hostasm)
     [ $# -ge 4 ] || die "hostasm: STUB, SM=PTX, ASM and STANDIN_C missing"
     in_stub=$1 standin_image=$2 out_asm=$3 out_standin=$4
@@ -57,16 +46,18 @@ case $role in
     shift 4
     ;;
   host)
-    [ $# -ge 2 ] || die "host: STUB and FATBIN_C missing"
-    in_stub=$1 in_fatbin_c=$2
-    shift 2
-    if [ "${1:-}" != "--" ]; then
-      [ $# -ge 2 ] || die "host: ASM given without STANDIN_C"
-      in_asm=$1 in_standin=$2
-      shift 2
-    fi
+    [ $# -ge 3 ] || die "host: STUB, ASM and STANDIN_C missing"
+    in_stub=$1 in_asm=$2 in_standin=$3
+    shift 3
+    [ "$in_asm" != - ] || [ "$in_standin" = - ] || die "host: STANDIN_C given without ASM"
+    [ "$in_asm" = - ] || [ "$in_standin" != - ] || die "host: ASM given without STANDIN_C"
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+      [[ $1 == *:*=* ]] || die "host: '$1' is not KIND:SM=FILE"
+      images[${1%%=*}]=${1#*=}
+      shift
+    done
     ;;
-  *) die "unknown role '$role' (expected fatbin, hostasm or host)" ;;
+  *) die "unknown role '$role' (expected hostasm or host)" ;;
 esac
 [ "${1:-}" = "--" ] || die "$role: expected -- before nvcc's arguments"
 shift
@@ -80,7 +71,7 @@ plan=$("$nvcc" -dryrun "$@" 2>&1) || {
 # lines with spaces or quotes after the = (INCLUDES=, LIBRARIES=) only describe flags that the
 # commands already carry. Every other "#$ " line is one command, quoted for sh.
 steps=()
-stub= fatbin_c= fatbin_step= compile_step= gen_c=
+stub= fatbin_c= fatbin_bin= fatbin_step= compile_step= gen_c=
 while IFS= read -r line; do
   case $line in
     "#\$ "*) line=${line#"#\$ "} ;;
@@ -102,6 +93,7 @@ while IFS= read -r line; do
     fatbinary)
       for w in "${words[@]}"; do
         [[ $w == --embedded-fatbin=* ]] && fatbin_c=${w#--embedded-fatbin=}
+        [[ $w == --create=* ]] && fatbin_bin=${w#--create=}
       done
       fatbin_step=$line
       ;;
@@ -128,18 +120,21 @@ while IFS= read -r line; do
   esac
 done <<<"$plan"
 [ -n "$fatbin_c" ] || die "nvcc -dryrun shows no fatbinary step with --embedded-fatbin= (is there a -gencode flag, and -c?)"
+[ -n "$fatbin_bin" ] || die "nvcc -dryrun shows no fatbinary step with --create="
 
-# fatbin_command FATBIN_C [IMAGE]: sets cmd to the plan's fatbinary step writing FATBIN_C, each of
-# the plan's images taken from the device actions' (images, KIND:SM=FILE), or with IMAGE (an
-# --image3 value: kind=...,sm=...,file=...) in place of all of them (hostasm's stand-in).
+# fatbin_command FATBIN_C [IMAGE]: sets cmd to the plan's fatbinary step writing its source to
+# FATBIN_C and the binary next to it (FATBIN_C empty: where the plan writes them), each of the
+# plan's images taken from the device actions' (images, KIND:SM=FILE), or with IMAGE (an --image3
+# value: kind=...,sm=...,file=...) in place of all of them (hostasm's stand-in).
 fatbin_command() {
-  local out=$1 only=${2:-} w kind sm spec p file used=0
+  local out=$1 only=${2:-} w kind sm spec p file used=0 bin=$fatbin_bin c=$fatbin_c
+  [ -z "$out" ] || bin=$out.fatbin c=$out
   eval "words=($fatbin_step)"
   cmd=()
   for w in "${words[@]}"; do
     case $w in
-      --create=*) cmd+=("--create=$out.fatbin") ;;
-      --embedded-fatbin=*) cmd+=("--embedded-fatbin=$out") ;;
+      --create=*) cmd+=("--create=$bin") ;;
+      --embedded-fatbin=*) cmd+=("--embedded-fatbin=$c") ;;
       --image3=*)
         if [ -n "$only" ]; then
           [ "$used" -eq 0 ] && cmd+=("--image3=$only")
@@ -157,7 +152,7 @@ fatbin_command() {
           esac
         done
         file=${images[$kind:$sm]:-}
-        [ -n "$file" ] || die "fatbin: nvcc's plan has the image kind=$kind,sm=$sm, which no device action built (given: ${!images[*]})"
+        [ -n "$file" ] || die "host: nvcc's plan has the image kind=$kind,sm=$sm, which no device action built (given: ${!images[*]})"
         spec="kind=$kind,sm=$sm"
         for p in "${rest[@]}"; do spec+=",$p"; done
         cmd+=("--image3=$spec,file=$file")
@@ -167,16 +162,8 @@ fatbin_command() {
     esac
   done
   [ -n "$only" ] || [ "$used" -eq ${#images[@]} ] ||
-    die "fatbin: nvcc's plan has $used images, the device actions built ${#images[@]} (${!images[*]})"
+    die "host: nvcc's plan has $used images, the device actions built ${#images[@]} (${!images[*]})"
 }
-
-if [ "$role" = fatbin ]; then
-  [ -n "$fatbin_step" ] || die "nvcc -dryrun shows no fatbinary step"
-  fatbin_command "$out_fatbin_c"
-  "${cmd[@]}"
-  rm -f "$out_fatbin_c.fatbin"
-  exit 0
-fi
 
 [ -n "$stub" ] || die "nvcc -dryrun shows no cicc step with --stub_file_name"
 [ -n "$compile_step" ] || die "nvcc -dryrun shows no host compile (-c)"
@@ -245,22 +232,32 @@ if [ "$role" = hostasm ]; then
   exit 0
 fi
 
-# host: the assembly, with the real fatbinary's data in place of the stand-in's, where it can be.
+# host: the fatbinary, where the plan writes it (its source and the binary), from the device
+# actions' images.
+mkdir -p "$(dirname "$fatbin_c")" "$(dirname "$fatbin_bin")"
+fatbin_command ""
+"${cmd[@]}"
+
+# The assembly, with the binary fatbinary in place of the stand-in's data lines, where it can be.
 why=
-if [ -z "$in_asm" ]; then
+if [ "$in_asm" = - ]; then
   why=none
 elif [ "$(head -n 1 "$in_asm")" = "$no_asm" ]; then
   why=debug
-elif ! cmp -s <(shape "$in_fatbin_c") <(shape "$in_standin"); then
-  why="the fatbinary source $in_fatbin_c differs from the stand-in $in_standin in more than its data"
+elif ! cmp -s <(shape "$fatbin_c") <(shape "$in_standin"); then
+  why="the fatbinary source $fatbin_c differs from the stand-in $in_standin in more than its data"
 else
   at=$(grep -n -x 'fatbinData:' "$in_asm" | cut -d: -f1)
   lines=$(grep -c '^"\.quad ' "$in_standin" || true)
+  words8=$(grep -o -m 1 'fatbinData\[[0-9]*\]' "$fatbin_c" | tr -dc 0-9)
+  size=$(wc -c <"$fatbin_bin")
   if [ "$(printf '%s\n' "$at" | wc -l)" -ne 1 ] || [ -z "$at" ]; then
     why="the assembly $in_asm does not have exactly one fatbinData: label"
   elif [ "$(sed -n "$((at + 1))p;$((at + lines))p" "$in_asm" | grep -c '^\.quad ')" -ne 2 ] ||
     sed -n "$((at + lines + 1))p" "$in_asm" | grep -q '^\.quad '; then
     why="the assembly $in_asm does not have the stand-in's $lines data lines after fatbinData:"
+  elif [ -z "$words8" ] || [ "$size" -ne $((words8 * 8)) ]; then
+    why="the binary fatbinary $fatbin_bin has $size bytes, not the ${words8:-?} 8-byte words of fatbinData in $fatbin_c"
   fi
 fi
 if [ -z "$why" ]; then
@@ -273,7 +270,7 @@ if [ -z "$why" ]; then
   spliced=$out_obj.host.s
   {
     head -n "$at" "$in_asm"
-    sed -n 's/^"\(\.quad .*\)\\n"$/\1/p' "$in_fatbin_c"
+    printf '.incbin "%s"\n' "$fatbin_bin"
     tail -n +"$((at + lines + 1))" "$in_asm"
   } >"$spliced"
   cmd=()
@@ -289,10 +286,9 @@ if [ -z "$why" ]; then
     fi
   done
   "${cmd[@]}"
-  rm -f "$spliced"
+  rm -f "$spliced" "$fatbin_c" "$fatbin_bin"
   exit 0
 fi
 [ "$why" = none ] || [ "$why" = debug ] || echo "nvcc_split.sh: $why: compiling the host code again" >&2
 place_stub
-cp -f "$in_fatbin_c" "$fatbin_c"
 run_steps

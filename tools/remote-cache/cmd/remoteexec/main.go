@@ -40,7 +40,7 @@ import (
 const defaultRequired = `\.(o|a)$`
 
 // defaultMnemonics matches the nvcc actions: NvccCompile (one action per source), the split
-// compile's NvccPtx, NvccSass, NvccFatbin, NvccHostAsm and NvccHost, and NvccDeviceLink.
+// compile's NvccPtx, NvccSass, NvccHostAsm and NvccHost, and NvccDeviceLink.
 const defaultMnemonics = `^Nvcc`
 
 // Placement counts the spawns of one mnemonic per runner.
