@@ -334,12 +334,28 @@ func TestHostThroughAssemblyIsTheWholeHostCompile(t *testing.T) {
 	}
 }
 
-func TestHostCompilesWholeWhereTheStandInDiffers(t *testing.T) {
+// fallsBack builds through hostasm with edit run before the host step, and
+// checks that the host step compiled the host code whole, to the whole host
+// compile's object, saying why (want, a part of its message).
+func fallsBack(t *testing.T, what, want string, edit func(root string)) {
+	t.Helper()
+	whole, _ := build(t, execroot(t), false, nil)
 	root := execroot(t)
-	whole, _ := build(t, root, false, nil)
-	root2 := execroot(t)
-	got, msg := build(t, root2, true, func() {
-		p := filepath.Join(root2, standin)
+	got, msg := build(t, root, true, func() { edit(root) })
+	if got != whole {
+		t.Errorf("object after %s:\n%s\nwant the whole host compile's:\n%s", what, got, whole)
+	}
+	if !strings.Contains(msg, want) || !strings.Contains(msg, "compiling the host code again") {
+		t.Errorf("host printed %q after %s, want %q and that it compiles again", msg, what, want)
+	}
+	if ran := hostRan(t, root); ran != "compiled" {
+		t.Errorf("host %s the host code after %s, want it compiled whole", ran, what)
+	}
+}
+
+func TestHostCompilesWholeWhereTheStandInDiffers(t *testing.T) {
+	fallsBack(t, "a stand-in of another shape", "differs from the stand-in", func(root string) {
+		p := filepath.Join(root, standin)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -348,15 +364,6 @@ func TestHostCompilesWholeWhereTheStandInDiffers(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if got != whole {
-		t.Errorf("object after a stand-in of another shape:\n%s\nwant the whole host compile's:\n%s", got, whole)
-	}
-	if !strings.Contains(msg, "differs from the stand-in") || !strings.Contains(msg, "compiling the host code again") {
-		t.Errorf("host printed %q, want that the fatbinary source differs from the stand-in", msg)
-	}
-	if ran := hostRan(t, root2); ran != "compiled" {
-		t.Errorf("host %s the host code, want it compiled whole", ran)
-	}
 }
 
 func TestHostCompilesWholeWithDebugInformation(t *testing.T) {
@@ -382,21 +389,9 @@ func TestHostCompilesWholeWithDebugInformation(t *testing.T) {
 }
 
 func TestHostCompilesWholeWhereTheBinaryFatbinaryHasAnotherSize(t *testing.T) {
-	root := execroot(t)
-	whole, _ := build(t, root, false, nil)
-	root2 := execroot(t)
-	got, msg := build(t, root2, true, func() {
-		if err := os.WriteFile(filepath.Join(root2, "wrong-size"), nil, 0o644); err != nil {
+	fallsBack(t, "a fatbinary source that declares another size", "8-byte words of fatbinData", func(root string) {
+		if err := os.WriteFile(filepath.Join(root, "wrong-size"), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if got != whole {
-		t.Errorf("object after a fatbinary source that declares another size:\n%s\nwant the whole host compile's:\n%s", got, whole)
-	}
-	if !strings.Contains(msg, "8-byte words of fatbinData") || !strings.Contains(msg, "compiling the host code again") {
-		t.Errorf("host printed %q, want that the binary fatbinary's size differs", msg)
-	}
-	if ran := hostRan(t, root2); ran != "compiled" {
-		t.Errorf("host %s the host code, want it compiled whole", ran)
-	}
 }
