@@ -57,7 +57,6 @@ flags="--remote_executor=grpc://127.0.0.1:$BB_PORT --remote_default_exec_propert
 components=(storage scheduler)
 for i in $(seq "$BB_WORKERS"); do components+=("runner-$i" "worker-$i"); done
 
-command -v curl >/dev/null || die "curl is needed (to check that the worker registered)"
 # Unix socket paths are limited to 107 bytes.
 [ "${#state}" -le 90 ] || die "BB_STATE_DIR is too long for bb_runner's unix socket ($state); use a shorter path"
 
@@ -143,13 +142,25 @@ wait_for() {
 # to the list of all workers of the platform's queue, which shows each worker's ID, with the label
 # worker="N" (config/worker.jsonnet).
 workers_registered() {
-  local admin="http://127.0.0.1:$BB_ADMIN_PORT" link list i
-  link=$(curl -fsS "$admin/" 2>/dev/null | grep -o 'href="workers?filter=%7b%22all%22[^"]*"' | head -n1) || return 1
+  local link list i
+  link=$(admin_get / | grep -o 'href="workers?filter=%7b%22all%22[^"]*"' | head -n1) || return 1
   link=${link#href=\"}
-  list=$(curl -fsS "$admin/${link%\"}" 2>/dev/null) || return 1
+  list=$(admin_get "/${link%\"}") || return 1
   for i in $(seq "$BB_WORKERS"); do
     grep -q "worker=&#34;$i&#34;" <<<"$list" || return 1
   done
+}
+
+# admin_get PATH: the body of the scheduler's admin page at PATH (HTTP/1.0 through bash's /dev/tcp,
+# so that a fresh machine needs no HTTP client); fails unless the answer is 200 within 5 seconds.
+admin_get() {
+  timeout 5 bash -c '
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n" "$2" >&3
+    IFS= read -r status <&3 || exit 1
+    [[ $status == "HTTP/1."[01]" 200 "* ]] || exit 1
+    while IFS= read -r line <&3 && [ ${#line} -gt 1 ]; do :; done
+    cat <&3' admin_get "$BB_ADMIN_PORT" "$1" 2>/dev/null
 }
 
 say "starting Buildbarn (state: $state)"
