@@ -16,14 +16,14 @@
 # 2. Clone A (this repository's HEAD, files dated 2001-01-01), fresh output base:
 #      bazel build --config=buildbarn -c opt TARGETS --execution_log_json_file=remote.json
 #    cmd/remoteexec: every spawn whose mnemonic starts with Nvcc (the split compile's NvccPtx,
-#    NvccSass, NvccFatbin, NvccHostAsm, NvccHost; NvccCompile where a source is one action; NvccDeviceLink,
+#    NvccSass, NvccHostAsm, NvccHost; NvccCompile where a source is one action; NvccDeviceLink,
 #    NvccDeviceImage) was executed by a Buildbarn worker in this build: not locally, not from a
 #    cache; and there was at least one.
 # 3. Clone B (another path, longer, files dated a day later), fresh output base, Buildbarn as a
 #    remote cache only (--config=buildbarn with no executor, --remote_cache, nothing uploaded,
 #    nothing downloaded that the build does not need: --remote_download_minimal):
 #    cmd/cachehits: every Nvcc*, GoStdlib, GoCompilePkg, link and archive spawn is a remote cache
-#    hit, and each of NvccPtx, NvccSass, NvccFatbin, NvccHostAsm, NvccHost, NvccDeviceLink, GoStdlib,
+#    hit, and each of NvccPtx, NvccSass, NvccHostAsm, NvccHost, NvccDeviceLink, GoStdlib,
 #    GoCompilePkg, GoLink, CppLink, CppArchive occurs (misses are explained against clone A's log).
 # 4. Clone B again after `bazel clean` (its repositories stay), built locally under Bazel's
 #    hermetic sandbox (--config=hermetic_sandbox) with one nvcc action per source
@@ -61,7 +61,7 @@ local_targets=("${targets[@]}")
 local_query=
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/... //tests/... //tests:all)
-  expect=NvccPtx,NvccSass,NvccFatbin,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
+  expect=NvccPtx,NvccSass,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
   # The local build (--cuda_split=false) makes what the comparison reads, the objects and archives:
   # the C++ and CUDA libraries and device links of //ops/... and //tests/... (the Go packages,
   # programs and tests link them but run no nvcc or archive action of their own). It leaves out

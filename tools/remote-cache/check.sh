@@ -32,7 +32,7 @@ targets=("$@")
 expect=
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/cuda:all //ops/examples/square:all //tests/cuda:rdc_main)
-  expect=NvccPtx,NvccSass,NvccFatbin,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
+  expect=NvccPtx,NvccSass,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
 fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
 PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
