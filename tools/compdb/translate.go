@@ -61,8 +61,8 @@ var gccOnly = map[string]bool{
 }
 
 // nvccCommand is nvcc's command line in an nvcc compile action: the whole of an NvccCompile
-// action's, or in an NvccHost action's (nvcc_split.sh host NVCC STUB FATBIN_C [ASM STANDIN_C] -- ARGS...) NVCC
-// followed by ARGS, the compile that the split's actions do together.
+// action's, or in an NvccHost action's (nvcc_split.sh host NVCC STUB ASM STANDIN_C KIND:SM=FILE... --
+// ARGS...) NVCC followed by ARGS, the compile that the split's actions do together.
 func nvccCommand(a action) ([]string, error) {
 	args := a.Arguments
 	if a.Mnemonic != "NvccHost" {

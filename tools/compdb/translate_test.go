@@ -22,7 +22,8 @@ func TestTranslateNvcc(t *testing.T) {
 	for _, a := range []action{
 		{Mnemonic: "NvccCompile", Arguments: append([]string{"external/cuda_nvcc/bin/nvcc"}, nvccArgs...)},
 		{Mnemonic: "NvccHost", Arguments: append([]string{"toolchains/private/nvcc_split.sh", "host", "external/cuda_nvcc/bin/nvcc",
-			"bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/stub.c", "bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/x.o.fatbin.c", "--"}, nvccArgs...)},
+			"bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/x.o.stub.c", "bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/x.o.host.s",
+			"bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/x.o.standin.fatbin.c", "elf:90=bazel-out/k8-opt/bin/ops/x/_objs/x.o.device/x.o.compute_90.cubin", "--"}, nvccArgs...)},
 	} {
 		t.Run(a.Mnemonic, func(t *testing.T) { checkNvccEntry(t, a) })
 	}
