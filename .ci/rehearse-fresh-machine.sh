@@ -8,12 +8,18 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-/tmp/fresh-bookworm}
 command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null
-cleanup() { for m in sys dev/pts dev proc; do umount -l "$dir/$m" 2>/dev/null || true; done; }
+cleanup() {
+  for m in sys dev/pts dev proc; do umount -l "$dir/$m" 2>/dev/null || true; done
+  umount -l "$dir" 2>/dev/null || true
+}
 trap cleanup EXIT
 if [ ! -x "$dir/bin/bash" ]; then
   echo "== debootstrap --variant=minbase bookworm $dir"
   debootstrap --variant=minbase bookworm "$dir" http://deb.debian.org/debian >/dev/null
 fi
+# The root a mount point of its own, as on a machine: .ci/starts-without-driver.sh hides libcuda (which
+# the 11.8 step installs) in a private mount namespace, and unshare cannot make a chroot's root private.
+mount --bind "$dir" "$dir"
 mount -t proc proc "$dir/proc"; mount --rbind /dev "$dir/dev"; mount --rbind /sys "$dir/sys"
 cp /etc/resolv.conf "$dir/etc/resolv.conf"
 rm -rf "$dir/src"
