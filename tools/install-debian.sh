@@ -59,6 +59,10 @@ mirror=${RULES_CUDA_GO_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 cache=${RULES_CUDA_GO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go}
 export DEBIAN_FRONTEND=noninteractive
+# Several runs at once (two ./bazelw started together, an editor's Bazel plugin beside a terminal):
+# one installs, the others wait for it and then find the install done (tools/bazelw/lock.sh).
+# shellcheck source=tools/bazelw/lock.sh
+. "$(dirname "${BASH_SOURCE[0]}")/bazelw/lock.sh"
 
 # ---------------------------------------------------------------------------------------------
 # System packages (root): bookworm's compiler and tools, the local CUDA toolkit, the old sid route.
@@ -90,6 +94,9 @@ Package: build-essential gcc g++ cpp make gcc-x86-64-linux-gnu g++-x86-64-linux-
 Pin: release n=bookworm
 Pin-Priority: 1001
 PIN
+  # One run of this script at a time changes the system's apt configuration and packages; apt-get
+  # itself waits for any other apt or dpkg holding the system's lock.
+  hold_lock /run/lock/rules_cuda_go-install-debian-system.lock "the system packages"
   say "apt-get update"
   apt-get update -qq
   local base=(build-essential g++ git python3 unzip zip ca-certificates xz-utils)
@@ -97,10 +104,10 @@ PIN
   [ $want_qemu -eq 0 ] || base+=(qemu-user)
   if [ $want_cuda -eq 1 ]; then
     say "installing from bookworm: ${base[*]} nvidia-cuda-toolkit libcuda1 (the local CUDA toolkit 11.8, non-free, ~1.7 GB)"
-    apt-get install -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
+    apt-get install -o DPkg::Lock::Timeout=600 -y -qq "${base[@]}" nvidia-cuda-toolkit libcuda1 >/dev/null
   else
     say "installing from bookworm: ${base[*]}"
-    apt-get install -y -qq "${base[@]}" >/dev/null
+    apt-get install -o DPkg::Lock::Timeout=600 -y -qq "${base[@]}" >/dev/null
   fi
   if [ $want_bazel_system -eq 1 ]; then
     local sid=(bazel-bootstrap bazel-rules-shell openjdk-21-jdk-headless libgrpc-java) upgrades
@@ -108,10 +115,10 @@ PIN
     say "installing Bazel system-wide from Debian sid (apt-get -t sid ${sid[*]}). This UPGRADES these installed packages to sid's versions:"
     printf '  %s\n' "${upgrades:-(none)}" >&2
     say "and installs $(apt-get -s install -t sid "${sid[@]}" | grep -c '^Inst [^ ]* (') new packages"
-    if ! apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null; then
+    if ! apt-get install -o DPkg::Lock::Timeout=600 -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null; then
       # A file clash between libssl3 and sid's openssl provider package can stop the first try.
-      apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid --fix-broken >/dev/null
-      apt-get install -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null
+      apt-get install -o DPkg::Lock::Timeout=600 -y -qq -o Dpkg::Options::=--force-overwrite -t sid --fix-broken >/dev/null
+      apt-get install -o DPkg::Lock::Timeout=600 -y -qq -o Dpkg::Options::=--force-overwrite -t sid "${sid[@]}" >/dev/null
     fi
   fi
 }
@@ -120,6 +127,12 @@ PIN
 # Private prefixes (no root): .debs fetched with a private apt state, unpacked with dpkg-deb -x.
 # ---------------------------------------------------------------------------------------------
 apt_dir=$cache/apt
+# remove_stale DIR: what an interrupted run left in DIR (staging and download directories, links
+# half made); called while holding the lock of the private installs, so no other run is using them.
+remove_stale() {
+  [ -d "$1" ] || return 0
+  find "$1" -mindepth 1 -maxdepth 1 \( -name '.staging.*' -o -name '.debs.*' -o -name '*.new.*' \) -exec rm -rf {} + 2>/dev/null || true
+}
 papt() {
   local cmd=$1
   shift
@@ -225,6 +238,12 @@ is_elf() { [ "$(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
 install_bazel_private() {
   local version final staging tmp pe f old jdk interp libdirs n
   command -v unzip >/dev/null || die "unzip is needed (to read the manifests of Debian's jars): sudo $0 base"
+  # Installed meanwhile by a run this one waited for?
+  if [ -f "$cache/bazel-debian/current/.complete" ] && "$cache/bazel-debian/current/bin/bazel" --version >/dev/null 2>&1; then
+    say "Bazel is already in $(cd -P "$cache/bazel-debian/current" && pwd)"
+    return 0
+  fi
+  remove_stale "$cache/bazel-debian"
   private_apt_update
   version=$(papt apt-cache policy bazel-bootstrap | awk '/Candidate:/ {print $2}')
   case "$version" in
@@ -234,7 +253,7 @@ install_bazel_private() {
   final="$cache/bazel-debian/$version"
   if [ -f "$final/.complete" ]; then
     say "Bazel $version is already in $final"
-    ln -sfn "$version" "$cache/bazel-debian/current"
+    replace_link "$version" "$cache/bazel-debian/current"
     return 0
   fi
   rm -rf "$final"
@@ -312,7 +331,7 @@ WRAP
   done
   "$final/bin/bazel" --version >/dev/null || die "$final/bin/bazel --version failed"
   touch "$final/.complete"
-  ln -sfn "$version" "$cache/bazel-debian/current"
+  replace_link "$version" "$cache/bazel-debian/current"
   rm -rf "$tmp"
   trap - EXIT
   say "Bazel $("$final/bin/bazel" --version | awk '{print $2}') is in $final ($(du -sh "$final" | cut -f1)); run it as $cache/bazel-debian/current/bin/bazel"
@@ -369,6 +388,11 @@ JAVA
 # Go: sid's golang-1.26-go in $cache/go-debian/VERSION.
 install_go_private() {
   local version final staging tmp
+  if "$cache/go-debian/current/bin/go" version >/dev/null 2>&1; then
+    say "Go is already in $(cd -P "$cache/go-debian/current/../../.." && pwd)"
+    return 0
+  fi
+  remove_stale "$cache/go-debian"
   private_apt_update
   version=$(papt apt-cache policy golang-1.26-go | awk '/Candidate:/ {print $2}')
   final="$cache/go-debian/$version"
@@ -383,7 +407,7 @@ install_go_private() {
     mv -T "$staging" "$final"
   fi
   "$final/usr/lib/go-1.26/bin/go" version >/dev/null || die "$final/usr/lib/go-1.26/bin/go does not run"
-  ln -sfn "$version/usr/lib/go-1.26" "$cache/go-debian/current"
+  replace_link "$version/usr/lib/go-1.26" "$cache/go-debian/current"
   say "Go $("$final/usr/lib/go-1.26/bin/go" env GOVERSION) is in $final; GOROOT $cache/go-debian/current"
 }
 
@@ -397,13 +421,18 @@ install_go_private() {
 cuda_sid_layout="rules_cuda_go cuda-sid layout 2"
 install_cuda_sid_private() {
   local version final staging tmp pkgs u deb
+  if [ "$(cat "$cache/cuda-debian-sid/current/.complete" 2>/dev/null)" = "$cuda_sid_layout" ]; then
+    say "the CUDA toolkit of Debian sid is already in $(cd -P "$cache/cuda-debian-sid/current" && pwd)"
+    return 0
+  fi
+  remove_stale "$cache/cuda-debian-sid"
   private_apt_update "main contrib non-free"
   version=$(papt apt-cache policy nvidia-cuda-toolkit | awk '/Candidate:/ {print $2}')
   [ -n "$version" ] && [ "$version" != "(none)" ] || die "Debian sid has no nvidia-cuda-toolkit (non-free) in $mirror"
   final="$cache/cuda-debian-sid/$version"
   if [ "$(cat "$final/.complete" 2>/dev/null)" = "$cuda_sid_layout" ]; then
     say "the CUDA toolkit of Debian sid ($version) is already in $final"
-    ln -sfn "$version" "$cache/cuda-debian-sid/current"
+    replace_link "$version" "$cache/cuda-debian-sid/current"
     return 0
   fi
   # The toolkit, the development package (headers, static runtime, link names, stubs) and, of the
@@ -481,13 +510,15 @@ PROFILE
   rm -rf "$staging"
   trap - EXIT
   echo "$cuda_sid_layout" >"$final/.complete"
-  ln -sfn "$version" "$cache/cuda-debian-sid/current"
+  replace_link "$version" "$cache/cuda-debian-sid/current"
   say "CUDA $("$final/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p') from Debian sid is in $final ($(du -sh "$final" | cut -f1)); use it with CUDA_PATH=$final and --cuda_version=local"
 }
 
 if [ $want_base -eq 1 ] || [ $want_clangd -eq 1 ] || [ $want_qemu -eq 1 ] || [ $want_cuda -eq 1 ] || [ $want_bazel_system -eq 1 ]; then
   system_install
 fi
+# The private installs share the apt state in $apt_dir and the prefixes under $cache: one run at a time.
+[ $((want_bazel + want_go + want_cuda_sid + want_cacerts)) -eq 0 ] || hold_lock "$cache/locks/install-debian.lock" "Bazel, Go or CUDA into $cache"
 [ $want_bazel -eq 0 ] || install_bazel_private
 [ $want_go -eq 0 ] || install_go_private
 [ $want_cuda_sid -eq 0 ] || install_cuda_sid_private
