@@ -70,13 +70,22 @@ stamp=$( (
 ) | sha256sum | cut -d' ' -f1)
 names=()
 for t in "${tools[@]}"; do names+=("${t##*/}"); done
-if [ -z "${BB_REBUILD:-}" ] && [ "$(cat "$bin/.stamp" 2>/dev/null || true)" = "$stamp" ]; then
-  all=1
-  for n in "${names[@]}"; do [ -x "$bin/$n" ] || all=; done
-  if [ -n "$all" ]; then
-    say "up to date: ${names[*]} in $bin"
-    exit 0
-  fi
+up_to_date() {
+  local n
+  [ "$(cat "$bin/.stamp" 2>/dev/null || true)" = "$stamp" ] || return 1
+  for n in "${names[@]}"; do [ -x "$bin/$n" ] || return 1; done
+}
+if [ -z "${BB_REBUILD:-}" ] && up_to_date; then
+  say "up to date: ${names[*]} in $bin"
+  exit 0
+fi
+# One build at a time into $cache (a second run waits, then finds the binaries built).
+# shellcheck source=tools/bazelw/lock.sh
+. "$here/../bazelw/lock.sh"
+hold_lock "$cache/.build.lock" "Buildbarn's binaries"
+if [ -z "${BB_REBUILD:-}" ] && up_to_date; then
+  say "up to date: ${names[*]} in $bin (built by the run this one waited for)"
+  exit 0
 fi
 
 mod_version() { gox list -m -f '{{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}' "$1"; }

@@ -71,10 +71,19 @@ bindir=${XDG_CACHE_HOME:-$HOME/.cache}/rules_cuda_go/bin
 want=$(cd "$here" && go list -m -f '{{.Version}}' "$module")
 have=$(go version -m "$bindir/bazel-remote" 2>/dev/null | awk -v m="$module" '$1 == "mod" && $2 == m { print $3 }' || true)
 if [ "$have" != "$want" ]; then
-  say "building bazel-remote $want into $bindir (a few minutes the first time)"
-  mkdir -p "$bindir"
-  (cd "$here" && go build -o "$bindir/bazel-remote.tmp" "$module")
-  mv "$bindir/bazel-remote.tmp" "$bindir/bazel-remote"
+  # In a subshell: the lock (one build into $bindir at a time) must not pass to the servers started below.
+  (
+    # shellcheck source=tools/bazelw/lock.sh
+    . "$here/../bazelw/lock.sh"
+    hold_lock "$bindir/.bazel-remote.lock" "bazel-remote"
+    have=$(go version -m "$bindir/bazel-remote" 2>/dev/null | awk -v m="$module" '$1 == "mod" && $2 == m { print $3 }' || true)
+    if [ "$have" != "$want" ]; then
+      say "building bazel-remote $want into $bindir (a few minutes the first time)"
+      mkdir -p "$bindir"
+      (cd "$here" && go build -o "$bindir/bazel-remote.tmp" "$module")
+      mv "$bindir/bazel-remote.tmp" "$bindir/bazel-remote"
+    fi
+  )
 fi
 # The log checker: vetted and tested here (the root module's go vet does not cover this module).
 (cd "$here" && go vet ./... && go test -count=1 ./... && go build -o "$tmp/cachehits" ./cmd/cachehits)
