@@ -4,7 +4,7 @@
 // Usage:
 //
 //	cudapins check [-versions toolchains/versions.bzl]
-//	cudapins wheel [-platform linux_x86_64|linux_aarch64] NAME==VERSION [NAME==VERSION ...]
+//	cudapins wheel [-platform linux_x86_64|linux_aarch64] NAME[==VERSION] [NAME[==VERSION] ...]
 //	cudapins contents [-versions toolchains/versions.bzl] [-o gazelle/cuda/toolkit_files.txt]
 //
 // check parses CUDA_TOOLKITS in versions.bzl and, for every archive with a "package" key, looks the
@@ -16,10 +16,16 @@
 //
 // Archives of a toolkit's "components" are x86-64 ones; those of its "components_aarch64" are the
 // target libraries of linux-aarch64 builds (NVIDIA's sbsa wheels, manylinux_*_aarch64), and check
-// also says when such a wheel is not an aarch64 one.
+// also says when such a wheel is not an aarch64 one. After the summary, for each toolkit with
+// aarch64 archives, a NO-WHEEL line names each component pinned for x86-64 only that has no
+// aarch64 wheel of that release on PyPI (informational). A pin of one of NVIDIA's placeholder releases
+// (a ~1 KB py2.py3-none-any wheel with no files, what every "-cu13" name and every release 0.0.0a0
+// is) is an ERROR that says so and what to ask for instead.
 //
-// wheel prints, for each release, the versions.bzl entry of its linux x86_64 manylinux wheel
-// (with -platform linux_aarch64, its aarch64 one):
+// wheel prints, for each release (a NAME alone: its newest final release with a wheel for the
+// platform, versions compared as dotted numbers, so nvidia-cuda-cccl's 13.3.5.0.6 follows 13.2.86),
+// the versions.bzl entry of its linux x86_64 manylinux wheel (with -platform linux_aarch64, its
+// aarch64 one):
 // package, url, sha256 and strip_prefix, the wheel's top two directories (e.g. "nvidia/cu13"),
 // found by reading the wheel's zip central directory through HTTP range requests, so that adding
 // a CUDA version does not download gigabytes of wheels.
@@ -103,6 +109,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		status := 0
 		for _, spec := range fs.Args() {
+			if !strings.Contains(spec, "==") {
+				v, err := index.Newest(spec, *platform)
+				if err != nil {
+					fmt.Fprintf(stderr, "cudapins wheel: %v\n", err)
+					status = 1
+					continue
+				}
+				spec += "==" + v
+			}
 			a, err := index.WheelFor(spec, *platform)
 			if err != nil {
 				fmt.Fprintf(stderr, "cudapins wheel: %v\n", err)
@@ -142,7 +157,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   cudapins check [-versions toolchains/versions.bzl]   check every pinned wheel against PyPI
-  cudapins wheel [-platform P] NAME==VERSION [...]      print versions.bzl entries for new wheels
+  cudapins wheel [-platform P] NAME[==VERSION] [...]    print versions.bzl entries for new wheels
+                                                        (NAME alone: its newest final release)
                                                         (P: linux_x86_64, default, or linux_aarch64)
   cudapins contents [-versions F] [-o F]                list the pinned wheels' files (default -o
                                                         gazelle/cuda/toolkit_files.txt)
@@ -214,5 +230,46 @@ func check(index *Index, filename string, w io.Writer) (bool, error) {
 	}
 	fmt.Fprintf(w, "%d archives: %d OK, %d mismatched, %d lookup errors, %d skipped (no package)\n",
 		len(archives), nOK, nBad, nErr, nSkip)
+	x86Only(index, archives, w)
 	return nBad == 0 && nErr == 0, nil
+}
+
+// x86Only prints, for every toolkit with linux-aarch64 archives, which of the components it pins for
+// x86-64 only have no aarch64 wheel of the same release on PyPI (NVIDIA ships some for x86-64 alone,
+// or only as a placeholder): a NO-WHEEL line each, and a count of the others (host tools and
+// headers, whose x86-64 archives serve linux-aarch64 builds too). Informational: nothing fails.
+func x86Only(index *Index, archives []Archive, w io.Writer) {
+	aarch64 := map[string]bool{} // version -> has aarch64 archives; version/component -> pinned
+	for _, a := range archives {
+		if a.Platform == PlatformAarch64 {
+			aarch64[a.Version] = true
+			aarch64[a.Version+"/"+a.Component] = true
+		}
+	}
+	seen := map[string]bool{}
+	withWheel := map[string]int{}
+	var versions []string
+	for _, a := range archives {
+		key := a.Version + "/" + a.Component
+		if a.Platform != PlatformX86 || !aarch64[a.Version] || aarch64[key] || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if _, ok := withWheel[a.Version]; !ok {
+			versions = append(versions, a.Version)
+			withWheel[a.Version] = 0
+		}
+		switch _, err := index.WheelFor(a.Package, PlatformAarch64); {
+		case a.Package == "":
+			fmt.Fprintf(w, "NO-WHEEL %s %s %s: not a wheel (%s)\n", a.Version, a.Component, PlatformAarch64, path.Base(a.URL))
+		case err != nil:
+			fmt.Fprintf(w, "NO-WHEEL %s %s %s: %v\n", a.Version, a.Component, PlatformAarch64, err)
+		default:
+			withWheel[a.Version]++
+		}
+	}
+	for _, v := range versions {
+		fmt.Fprintf(w, "%s: %d more components pinned for x86-64 only have a %s wheel on PyPI (host tools and headers: their x86-64 archives serve %s builds)\n",
+			v, withWheel[v], PlatformAarch64, PlatformAarch64)
+	}
 }

@@ -471,8 +471,9 @@ func TestWheelErrors(t *testing.T) {
 	f.file("nvidia-cuda-runtime", "13.2.86", armA, "../../packages/packages/11/22/3333/"+armA, shaC)
 	f.file("nvidia-nvtx", "13.2.86", wheelB, "../../packages/packages/49/ee/16bd/"+wheelB, shaB) // not served
 	for _, tc := range []struct{ spec, want string }{
-		{"nvidia-cuda-runtime", "is not NAME==VERSION"},
-		{"nvidia-cuda-runtime==13.2.86", "want one manylinux x86_64 wheel, found 0"},
+		{"nvidia-cuda-runtime==", "is not NAME==VERSION"},
+		{"nvidia-cuda-runtime", "no final release of nvidia-cuda-runtime has a manylinux x86_64 wheel"},
+		{"nvidia-cuda-runtime==13.2.86", "nvidia-cuda-runtime==13.2.86 has no real wheel for linux_x86_64 (no manylinux x86_64 wheel among"},
 		{"nvidia-cuda-runtime==1.0", "has no release 1.0"},
 		{"nvidia-nvtx==13.2.86", "HEAD " + f.URL + "/packages/packages/49/ee/16bd/" + wheelB + ": 404 Not Found"},
 	} {

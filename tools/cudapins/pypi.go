@@ -81,6 +81,9 @@ func (x *Index) release(name, version string) ([]pypiFile, *project, error) {
 	if len(files) == 0 {
 		return nil, nil, fmt.Errorf("release %s of %s has no files", version, name)
 	}
+	if placeholderRelease(files) {
+		return nil, nil, x.placeholderError(name, version, files)
+	}
 	return files, p, nil
 }
 
@@ -221,6 +224,9 @@ func (x *Index) WheelFor(spec, platform string) (Archive, error) {
 		var names []string
 		for _, f := range files {
 			names = append(names, f.Filename)
+		}
+		if len(cands) == 0 {
+			return Archive{}, fmt.Errorf("%s has no real wheel for %s (no manylinux %s wheel among %q)", spec, platform, arch, names)
 		}
 		return Archive{}, fmt.Errorf("%s: want one manylinux %s wheel, found %d among %q", spec, arch, len(cands), names)
 	}
