@@ -20,6 +20,16 @@ CUDA_ATTRS = {
     "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
     "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
     "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+    "_aarch64_cpu": attr.label(default = Label("@platforms//cpu:aarch64")),
+}
+
+# The archs only Jetson boards have, by their sm number: their CUDA is JetPack's (L4T), not the sbsa
+# wheels that linux-aarch64 builds link (Thor, sm_110, is sbsa since CUDA 13).
+_JETSON_ONLY = {
+    "53": ("5.3", "Jetson Nano and TX1"),
+    "62": ("6.2", "Jetson TX2"),
+    "72": ("7.2", "Jetson Xavier"),
+    "87": ("8.7", "Jetson Orin"),
 }
 
 def build_cuda(ctx):
@@ -66,4 +76,14 @@ def target_archs(ctx, cuda, kind):
     gencode, err = resolve_archs(spec, cuda, where)
     if err:
         fail("%s %s: %s" % (kind, ctx.label, err))
+    if ctx.target_platform_has_constraint(ctx.attr._aarch64_cpu[platform_common.ConstraintValueInfo]):
+        for flag in gencode:
+            sm = flag.rpartition("_")[2].rstrip("af")
+            if sm in _JETSON_ONLY:
+                arch, board = _JETSON_ONLY[sm]
+                fail(("%s %s: CUDA arch %s (%s, in spec %r from %s) is not built for linux-aarch64: that platform " +
+                      "is sbsa (Grace, and Jetson Thor, arch 11.0, since CUDA 13), linked against NVIDIA's sbsa " +
+                      "libraries, and %s runs JetPack's (L4T) CUDA, whose libraries rules_cuda_go does not pin. " +
+                      "For Thor use 11.0; for %s, build with JetPack's own toolkit, or leave %s out of the list " +
+                      "for this platform.") % (kind, ctx.label, arch, board, spec, where, board, board, arch))
     return gencode, spec

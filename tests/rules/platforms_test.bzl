@@ -2,8 +2,9 @@
 
 Each test analyses its target for --platforms=//platforms:linux_aarch64, whatever the build's own
 platform: the @cuda library targets and the CUDA toolchain's runtime come from the aarch64
-(sbsa) components, programs that run during the build stay the build machine's, and a library
-NVIDIA ships no aarch64 wheel of fails naming it.
+(sbsa) components, programs that run during the build stay the build machine's, a library
+NVIDIA ships no aarch64 wheel of fails naming it, Thor's arch (11.0, sbsa since CUDA 13) builds and
+the Jetson-only archs (Orin's 8.7, ...) fail saying why.
 """
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
@@ -60,4 +61,22 @@ exec_tool_test = analysistest.make(
     _exec_tool_test_impl,
     config_settings = _AARCH64,
     doc = "A tool of the @cuda hub (nvcc, cuobjdump) stays the x86-64 one for an aarch64 target.",
+)
+
+def _aarch64_archs_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    argv = []
+    for a in analysistest.target_actions(env):
+        if a.argv:
+            argv.extend(a.argv)
+    joined = " ".join(argv)
+    for want in ctx.attr.contains:
+        asserts.true(env, want in joined, "no action of the target passes %r" % want)
+    return analysistest.end(env)
+
+aarch64_archs_test = analysistest.make(
+    _aarch64_archs_test_impl,
+    config_settings = _AARCH64,
+    attrs = {"contains": attr.string_list(mandatory = True)},
+    doc = "The cu_library under test, analysed for linux-aarch64, has actions passing every string of contains.",
 )
