@@ -142,14 +142,24 @@ func adamwSlices[T float32 | float64](p, g, m, v []T, s adamwScalars) {
 }
 
 // GradNorm returns the L2 norm of all the gradients together, √(Σ ‖g‖²), each ‖g‖ from ops.Norm
-// (summed in float64); nil gradients are skipped.
+// (summed in float64; 16-bit gradients widened to float32 first, so their norm is not rounded to
+// 16 bits); nil gradients are skipped.
 func GradNorm(ctx context.Context, grads []*ops.Tensor) (float64, error) {
 	var sum float64
 	for i, g := range grads {
 		if g == nil {
 			continue
 		}
-		n, err := ops.Norm(ctx, g.Detach())
+		g = g.Detach()
+		if g.DType() == ops.BFloat16 || g.DType() == ops.Float16 { // ops.Norm's result has the input's dtype
+			w, err := g.AsType(ctx, ops.Float32)
+			if err != nil {
+				return 0, fmt.Errorf("nn.GradNorm: grads[%d]: %w", i, err)
+			}
+			defer w.Free()
+			g = w
+		}
+		n, err := ops.Norm(ctx, g)
 		if err != nil {
 			return 0, fmt.Errorf("nn.GradNorm: grads[%d]: %w", i, err)
 		}
