@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
@@ -101,7 +102,7 @@ func checkInPlace(op string, ts []*ops.Tensor, names []string, dtypes ...ops.DTy
 		} else if t.DType() != first.DType() {
 			return argErr(op, names[i], ops.ErrDType, "%s has dtype %v, expected %v (same as %s)", names[i], t.DType(), first.DType(), names[0])
 		}
-		if !equalInts(t.Shape(), first.Shape()) {
+		if !slices.Equal(t.Shape(), first.Shape()) {
 			return shapeErr(op, names[i], "%s has shape %v, expected %v (same as %s)", names[i], t.Shape(), first.Shape(), names[0])
 		}
 		if t.Device() != first.Device() {
