@@ -106,6 +106,9 @@ func runBlock(t testing.TB, dtype ops.DType, dev ops.Device) (float64, [][]float
 		if p.Grad() == nil {
 			t.Fatalf("%v %v: parameter %d has no gradient", dtype, dev, i)
 		}
+		if !p.Grad().IsContiguous() { // AdamW updates in place
+			t.Fatalf("%v %v: parameter %d's gradient is not contiguous (strides %v)", dtype, dev, i, p.Grad().Strides())
+		}
 		grads[i] = values(t, p.Grad())
 	}
 	return values(t, loss)[0], grads
