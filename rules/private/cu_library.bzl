@@ -40,6 +40,14 @@ def _expand(ctx, flags):
     """flags with $(location) of additional_compiler_inputs expanded (execution paths)."""
     return [ctx.expand_location(f, ctx.attr.additional_compiler_inputs) if "$(" in f else f for f in flags]
 
+def _object_path(ctx, src):
+    """Where src's object goes under _objs/NAME/: its path in the package, or, for a source of another
+    package or repository (srcs = ["//other:a.cu"]), under _external/ by its path in its repository."""
+    path = _repo_relative(src)
+    if src.owner and src.owner.workspace_name == ctx.label.workspace_name and (not ctx.label.package or path.startswith(ctx.label.package + "/")):
+        return paths.relativize(path, ctx.label.package) if ctx.label.package else path
+    return paths.join("_external", src.owner.workspace_name if src.owner else "", path)
+
 def _host_compile(ctx, host, compilation_context, srcs, gencode, host_copts, local_defines):
     """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects.
 
@@ -261,7 +269,7 @@ def cu_library_impl(ctx, kind = "cu_library", gencode = None, **overrides):
     for src in ctx.files.srcs:
         if src.extension not in _COMPILED or src in host_srcs:
             continue
-        stem = paths.replace_extension(paths.relativize(_repo_relative(src), ctx.label.package), "")
+        stem = paths.replace_extension(_object_path(ctx, src), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
         nvcc_compile(
             actions = ctx.actions,

@@ -87,12 +87,11 @@ def check_supported(flags, cuda, where):
             known[virtual.replace("compute_", "sm_")] = True
     for f in flags:
         virtual, _, code = f[len("-gencode=arch="):].partition(",code=")
-        for arch in [virtual, code]:
+        for arch in [code, virtual]:
             if arch not in known:
-                return "%s: %s (%s) cannot build %s; it builds: %s" % (
+                return "%s: %s cannot build %s; it builds: %s" % (
                     where,
                     cuda.toolkit,
-                    cuda.version,
                     arch,
                     ", ".join(sorted([k for k in known if k.startswith("sm_")], key = lambda k: _number(k[3:]))),
                 )
