@@ -41,8 +41,11 @@ def _expand(ctx, flags):
     return [ctx.expand_location(f, ctx.attr.additional_compiler_inputs) if "$(" in f else f for f in flags]
 
 def _object_path(ctx, src):
-    """Where src's object goes under _objs/NAME/: its path in the package, or, for a source of another
-    package or repository (srcs = ["//other:a.cu"]), under _external/ by its path in its repository."""
+    """Where src's object goes under _objs/NAME/.
+
+    Its path in the package, or, for a source of another package or repository
+    (srcs = ["//other:a.cu"]), _external/REPOSITORY/ and its path in its repository.
+    """
     path = _repo_relative(src)
     if src.owner and src.owner.workspace_name == ctx.label.workspace_name and (not ctx.label.package or path.startswith(ctx.label.package + "/")):
         return paths.relativize(path, ctx.label.package) if ctx.label.package else path

@@ -38,6 +38,8 @@ def _not_supported(what):
           "CUDA_PATH) and pins the others; call rules_cuda_toolchains() without it, or declare a redist toolkit with " +
           "rules_cuda_go's cuda_redist_manifest (@rules_cuda_go//rules:deps.bzl).") % what)
 
+# buildifier: disable=unnamed-macro
+# rules_cuda's name and arguments: declares the fixed @cuda and registers toolchains.
 def rules_cuda_toolchains(toolkit_path = None, components_mapping = None, version = None, nvcc_version = None, register_toolchains = False):
     """Declares @cuda (rules_cuda_go's hub, with rules_cuda's target names too) and, if asked, registers its toolchains.
 
@@ -56,6 +58,8 @@ def rules_cuda_toolchains(toolkit_path = None, components_mapping = None, versio
     if register_toolchains:
         register_detected_cuda_toolchains()
 
+# buildifier: disable=unnamed-macro
+# rules_cuda's name: registers toolchains, nothing to name.
 def register_detected_cuda_toolchains():
     """Registers the toolchains of every toolkit @cuda declares (--@rules_cuda_go//toolchains:cuda_version picks one)."""
     native.register_toolchains("@cuda//:all")

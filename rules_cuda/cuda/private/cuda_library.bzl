@@ -8,9 +8,8 @@ write instead.
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("@rules_cuda_go//rules:extend.bzl", "CUDA_TOOLCHAINS", "CU_LIBRARY_ATTRS", "build_cuda", "cu_library_impl", "find_cuda")
 load("@rules_cuda_go//rules:providers.bzl", "CuInfo")
-load("@rules_cuda_go//rules/private:cu_library.bzl", "CU_LIBRARY_ATTRS", "cu_library_impl")
-load("@rules_cuda_go//rules/private:toolchain.bzl", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda")
 load(":archs.bzl", "check_supported", "parse_archs")
 load(":flags.bzl", "CudaArchsInfo")
 

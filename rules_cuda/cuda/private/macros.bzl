@@ -40,9 +40,6 @@ _PROGRAM_ONLY = [
     "reexport_deps",
 ]
 
-# Both.
-_SHARED = ["tags", "testonly", "features", "compatible_with", "restricted_to", "exec_compatible_with", "target_compatible_with"]
-
 def _program(rule, name, attrs, testonly):
     lib = {k: v for k, v in attrs.items() if k not in _PROGRAM_ONLY and k != "visibility"}
     lib.setdefault("alwayslink", True)
