@@ -1,6 +1,6 @@
 """rules_cuda's helper functions: requires_cuda, if_linux, if_windows, and the names rules_cuda_go does not provide."""
 
-load("@rules_cuda_go//rules:defs.bzl", _requires_cuda = "requires_cuda")
+load("@rules_cuda_go//rules:extend.bzl", _requires_cuda = "requires_cuda")
 
 def requires_cuda():
     """target_compatible_with for targets that need CUDA: incompatible under --@rules_cuda//cuda:enable=False.
