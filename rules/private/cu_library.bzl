@@ -339,9 +339,12 @@ def cu_library_impl(ctx, kind = "cu_library", gencode = None, **overrides):
         compilation_outputs = compilation_outputs,
         user_link_flags = link_flags,
         linking_contexts = [deps_linking_context] + runtime,
-        # With a device link whole, for a cc_binary: a static library's device code (cuFFT's) may be
-        # all that refers to the device-link object, from a later archive.
-        alwayslink = ctx.attr.alwayslink or bool(linked),
+        # Whole where the device link takes in a static library's device code (cuFFT's): that code,
+        # from a later archive, may be all that refers to the device-link object. Otherwise the
+        # objects that refer to it are in this archive, which the linker rescans; and a program
+        # that names this library and one it absorbed (deps = [":a", ":b"], as rules_cuda's rdc
+        # example does) takes nothing from the absorbed one's archive twice.
+        alwayslink = ctx.attr.alwayslink or (bool(linked) and bool(pending.libraries)),
         disallow_dynamic_library = True,
     )
     lib = linking_outputs.library_to_link
