@@ -37,7 +37,7 @@ def repo_prefix(version):
     """@cuda_13_2 for "13.2"; other characters than letters, digits and '.' become '_'."""
     return "cuda_" + "".join([c if c.isalnum() else "_" for c in version.elems()])
 
-def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []):
+def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = [], aliases = {}):
     """Declares every repository above; returns the names of those users may refer to.
 
     Args:
@@ -45,6 +45,8 @@ def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []
         (versions.bzl's CUDA_TOOLKITS).
       extra: more toolkits of the same shape (from redist manifests), with a "toolkit" name.
       mirrors: URL prefixes tried before each archive's own URL.
+      aliases: more names for @cuda targets, name -> hub target name (rules_cuda's WORKSPACE
+        macros give its names: @cuda//:cuda_runtime_static for @cuda//:cudart_static, ...).
 
     Returns:
       The repository names: cuda, local_cuda, and @cuda_<v> for every version.
@@ -107,7 +109,7 @@ def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []
         )
         hub[version] = {"config": prefix, "toolkit": toolkit, "components": repos, "components_aarch64": repos_aarch64}
         names.append(prefix)
-    cuda_hub(name = "cuda", toolkits = json.encode(hub))
+    cuda_hub(name = "cuda", toolkits = json.encode(hub), aliases = aliases)
     return names
 
 def sysroot_repositories():

@@ -6,7 +6,8 @@
 #   .ci/gpu-tests/pack.sh OUT_DIR [BAZEL_FLAG...] [-- TARGET_PATTERN...]
 #
 # BAZEL_FLAGs select the build (e.g. -c opt); the default targets are the tests of //tests:all that
-# run CUDA code. The tests are built first. The CUDA shared libraries (libcublas*, libnvrtc*, ...)
+# run CUDA code. PACK_WORKSPACE=DIR builds the targets in another workspace of this checkout (an
+# example: PACK_WORKSPACE=examples/rules_cuda_consumer), with this checkout's bazelw. The tests are built first. The CUDA shared libraries (libcublas*, libnvrtc*, ...)
 # stay behind: run.sh takes them from the GPU machine (PyTorch's NVIDIA wheels or
 # /usr/local/cuda/lib64), as tools/real-repos/gpu-run.sh does. On the GPU machine:
 #
@@ -33,7 +34,8 @@ if [ ${#targets[@]} -eq 0 ]; then
     //tests/rdc:cdp_test //tests/rdc:chain_opt_test //tests/rdc:diamond_test //tests/rdc:habit_test
     //tests/rdc:rdc_test //models/gpt2/nn:nn_test)
 fi
-bz() { (cd "$root" && ./bazelw "$@"); }
+ws=$(cd "${PACK_WORKSPACE:-$root}" && pwd)
+bz() { (cd "$ws" && "$root/bazelw" "$@"); }
 bz build "${flags[@]}" "${targets[@]}"
 stage=$(mktemp -d "${TMPDIR:-/tmp}/gpu-tests.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -42,21 +44,21 @@ mkdir -p "$out"
 : >"$out/tests.tsv"
 for t in "${targets[@]}"; do
   exe=$(bz cquery "${flags[@]}" --output=files "$t" 2>/dev/null | head -n1)
-  [ -n "$exe" ] && [ -f "$root/$exe" ] || { echo "pack.sh: $t has no executable ($exe)" >&2; exit 1; }
+  [ -n "$exe" ] && [ -f "$ws/$exe" ] || { echo "pack.sh: $t has no executable ($exe)" >&2; exit 1; }
   name=$(echo "${t#//}" | tr '/:' '__')
   mkdir -p "$stage/$name/runfiles"
   # The test runs from its runfiles tree, which holds the executable too (bazel-out/CONFIG/bin/PATH
   # is _main/PATH there); one without a runfiles tree gets one with just the executable.
   rel=_main/${exe#bazel-out/*/bin/}
-  if [ -d "$root/$exe.runfiles" ]; then
+  if [ -d "$ws/$exe.runfiles" ]; then
     # Dereferenced; the CUDA libraries come from the GPU machine.
-    (cd "$root/$exe.runfiles" && tar -chf - --hard-dereference --exclude='libcublas*' --exclude='libnvrtc*' \
+    (cd "$ws/$exe.runfiles" && tar -chf - --hard-dereference --exclude='libcublas*' --exclude='libnvrtc*' \
       --exclude='libnccl*' --exclude='libcufft*' --exclude='libcusparse*' --exclude='libcusolver*' \
       --exclude='libcurand*' --exclude='libnvJitLink*' --exclude='libnvjitlink*' .) | tar -xf - -C "$stage/$name/runfiles"
   fi
   if [ ! -f "$stage/$name/runfiles/$rel" ]; then
     mkdir -p "$(dirname "$stage/$name/runfiles/$rel")"
-    cp -L "$root/$exe" "$stage/$name/runfiles/$rel"
+    cp -L "$ws/$exe" "$stage/$name/runfiles/$rel"
   fi
   pkg=${t#//}
   printf '%s\t%s\t%s\t%s\n' "$name" "$t" "${pkg%%:*}" "$rel" >>"$out/tests.tsv"

@@ -40,7 +40,18 @@ def _expand(ctx, flags):
     """flags with $(location) of additional_compiler_inputs expanded (execution paths)."""
     return [ctx.expand_location(f, ctx.attr.additional_compiler_inputs) if "$(" in f else f for f in flags]
 
-def _host_compile(ctx, host, compilation_context, srcs, gencode, host_copts):
+def _object_path(ctx, src):
+    """Where src's object goes under _objs/NAME/.
+
+    Its path in the package, or, for a source of another package or repository
+    (srcs = ["//other:a.cu"]), _external/REPOSITORY/ and its path in its repository.
+    """
+    path = _repo_relative(src)
+    if src.owner and src.owner.workspace_name == ctx.label.workspace_name and (not ctx.label.package or path.startswith(ctx.label.package + "/")):
+        return paths.relativize(path, ctx.label.package) if ctx.label.package else path
+    return paths.join("_external", src.owner.workspace_name if src.owner else "", path)
+
+def _host_compile(ctx, host, compilation_context, srcs, gencode, host_copts, local_defines):
     """Compiles host C and C++ sources with the C++ toolchain; returns their PIC objects.
 
     C++ sources see __CUDA_ARCH_LIST__ as nvcc's compiles of this target do: CCCL names its ABI
@@ -60,7 +71,7 @@ def _host_compile(ctx, host, compilation_context, srcs, gencode, host_copts):
             cc_toolchain = host.cc_toolchain,
             srcs = files,
             compilation_contexts = [compilation_context],
-            local_defines = ctx.attr.local_defines + (["__CUDA_ARCH_LIST__=" + archs] if lang == "c++" and archs else []),
+            local_defines = local_defines + (["__CUDA_ARCH_LIST__=" + archs] if lang == "c++" and archs else []),
             user_compile_flags = ([] if lang == "c" or chosen else [_HOST_CXX_STD]) + host_copts,
             additional_inputs = ctx.files.additional_compiler_inputs,
             disallow_nopic_outputs = True,
@@ -161,7 +172,27 @@ def _with_shared_library(ctx, host, compilation_outputs, link_flags, runtime, li
         inputs.append(li)
     return cc_common.create_linking_context(linker_inputs = depset(inputs, order = "topological")), lib
 
-def _cu_library_impl(ctx):
+# The attributes that a rule reusing cu_library_impl may give other values than its own attributes
+# of the same name (rules_cuda's cuda_library maps its attributes and flags onto them).
+_OVERRIDABLE = ["copts", "host_copts", "defines", "local_defines", "linkopts", "rdc", "device_link"]
+
+def cu_library_impl(ctx, kind = "cu_library", gencode = None, **overrides):
+    """cu_library's implementation, for cu_library and for rules that compile as it does.
+
+    Args:
+      ctx: the rule context: a rule with cu_library's attributes (CU_LIBRARY_ATTRS).
+      kind: the rule's name, for messages.
+      gencode: the -gencode flags to build for; None: the target's archs attribute, else --cuda_archs.
+      **overrides: values for the attributes in _OVERRIDABLE, instead of ctx.attr's.
+
+    Returns:
+      cu_library's providers.
+    """
+    for k in overrides:
+        if k not in _OVERRIDABLE:
+            fail("cu_library_impl: %r cannot be overridden; these can: %s" % (k, ", ".join(_OVERRIDABLE)))
+    a = struct(gencode = gencode, **{n: overrides[n] if n in overrides else getattr(ctx.attr, n) for n in _OVERRIDABLE})
+
     # Textual headers (a .cu that another source #includes) are inputs of the compiles that
     # include them, here and in dependents, and are never compiled on their own.
     virtual_hdrs, virtual_dir = _virtual_includes(ctx)
@@ -173,7 +204,7 @@ def _cu_library_impl(ctx):
         headers = depset(hdrs),
         includes = depset(_include_paths(ctx) + ([virtual_dir] if virtual_dir else [])),
         quote_includes = depset([root, paths.join(ctx.bin_dir.path, ctx.label.workspace_root)]),
-        defines = depset(ctx.attr.defines),
+        defines = depset(a.defines),
     )
 
     # What dependents see: deps' headers, not implementation_deps'.
@@ -198,14 +229,14 @@ def _cu_library_impl(ctx):
             ),
         ]
 
-    cuda = find_cuda(ctx, "cu_library")
+    cuda = find_cuda(ctx, kind)
     if not cuda.cudart:
-        fail("cu_library %s: %s has no %s CUDA runtime library; choose the other with --@rules_cuda_go//toolchains:cudart=static|shared." % (
+        fail(kind + " %s: %s has no %s CUDA runtime library; choose the other with --@rules_cuda_go//toolchains:cudart=static|shared." % (
             ctx.label,
             cuda.toolkit,
             ctx.attr._cudart_kind[BuildSettingInfo].value,
         ))
-    gencode, _ = target_archs(ctx, cuda, "cu_library")
+    gencode = a.gencode if a.gencode != None else target_archs(ctx, cuda, kind)[0]
 
     # The toolkit's runtime and CCCL headers (cuda_runtime.h, thrust/, cub/), for this compile and
     # for dependents that include this library's headers, as with plain nvcc.
@@ -221,8 +252,8 @@ def _cu_library_impl(ctx):
         cc_infos = [d[CcInfo] for d in ctx.attr.implementation_deps],
     ).compilation_context
     extra_inputs = depset(ctx.files.additional_compiler_inputs)
-    copts = _expand(ctx, ctx.attr.copts)
-    host_copts = _expand(ctx, ctx.attr.host_copts)
+    copts = _expand(ctx, a.copts)
+    host_copts = _expand(ctx, a.host_copts)
 
     host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
@@ -237,11 +268,11 @@ def _cu_library_impl(ctx):
         if s.extension == "c" or (s.extension in _HOST and not ctx.attr.host_srcs_as_cuda)
     ]
     if host_srcs:
-        objects.extend(_host_compile(ctx, host, compile_context, host_srcs, gencode, host_copts))
+        objects.extend(_host_compile(ctx, host, compile_context, host_srcs, gencode, host_copts, a.local_defines))
     for src in ctx.files.srcs:
         if src.extension not in _COMPILED or src in host_srcs:
             continue
-        stem = paths.replace_extension(paths.relativize(_repo_relative(src), ctx.label.package), "")
+        stem = paths.replace_extension(_object_path(ctx, src), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
         nvcc_compile(
             actions = ctx.actions,
@@ -251,10 +282,10 @@ def _cu_library_impl(ctx):
             out = obj,
             gencode_flags = gencode,
             mode = mode,
-            rdc = ctx.attr.rdc,
+            rdc = a.rdc,
             fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
             compilation_context = compile_context,
-            copts = ["-D" + d for d in ctx.attr.local_defines] + copts,
+            copts = ["-D" + d for d in a.local_defines] + copts,
             host_copts = host_copts,
             split = ctx.attr._split_nvcc[BuildSettingInfo].value,
             additional_inputs = extra_inputs,
@@ -265,19 +296,19 @@ def _cu_library_impl(ctx):
     # here once, unless this target is itself a part (device_link = False), together with the code
     # that rdc targets below device-linked themselves (absorb). See device_link.bzl: the
     # device-link object and the other targets' objects join this target's archive.
-    pending = collect(ctx.label, ctx.attr.deps + ctx.attr.implementation_deps, objects if ctx.attr.rdc else [], gencode)
+    pending = collect(ctx.label, ctx.attr.deps + ctx.attr.implementation_deps, objects if a.rdc else [], gencode)
     runtime = [cuda.cudart.linking_context]
     linked = []
     deps_linking_context = cc_common.merge_cc_infos(
         cc_infos = [cc_info] + [d[CcInfo] for d in ctx.attr.implementation_deps],
     ).linking_context
-    if ctx.attr.rdc or pending.objects or pending.libraries:
+    if a.rdc or pending.objects or pending.libraries:
         if not cuda.cudadevrt:
-            fail("cu_library %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
+            fail(kind + " %s: relocatable device code needs libcudadevrt.a, which %s lacks." % (ctx.label, cuda.toolkit))
         runtime.append(cuda.cudadevrt.linking_context)
-    if not ctx.attr.device_link:
-        if not ctx.attr.rdc:
-            fail("cu_library %s: device_link = False leaves relocatable device code to a consumer; it needs rdc = True." % ctx.label)
+    if not a.device_link:
+        if not a.rdc:
+            fail(kind + " %s: device_link = False leaves relocatable device code to a consumer; it needs rdc = True." % ctx.label)
         cu_info = pending_info(pending)
     elif pending.objects or pending.libraries:
         pending = absorb(pending)
@@ -292,14 +323,14 @@ def _cu_library_impl(ctx):
         if err:
             fail(err)
         cu_info = linked_info(pending)
-    if not ctx.attr.linkstatic and (ctx.attr.rdc or linked):
-        fail("cu_library %s: linkstatic = False (a shared library too) needs code without a device link: relocatable device code is device-linked into one program (rdc = False, and no rdc parts below)." % ctx.label)
+    if not ctx.attr.linkstatic and (a.rdc or linked):
+        fail(kind + " %s: linkstatic = False (a shared library too) needs code without a device link: relocatable device code is device-linked into one program (rdc = False, and no rdc parts below)." % ctx.label)
 
     compilation_outputs = cc_common.create_compilation_outputs(
         objects = depset(objects + linked),
         pic_objects = depset(objects + linked),
     )
-    link_flags = ctx.attr.linkopts + ["-lstdc++"]
+    link_flags = a.linkopts + ["-lstdc++"]
     linking_context, linking_outputs = cc_common.create_linking_context_from_compilation_outputs(
         actions = ctx.actions,
         name = ctx.label.name,
@@ -308,9 +339,12 @@ def _cu_library_impl(ctx):
         compilation_outputs = compilation_outputs,
         user_link_flags = link_flags,
         linking_contexts = [deps_linking_context] + runtime,
-        # With a device link whole, for a cc_binary: a static library's device code (cuFFT's) may be
-        # all that refers to the device-link object, from a later archive.
-        alwayslink = ctx.attr.alwayslink or bool(linked),
+        # Whole where the device link takes in a static library's device code (cuFFT's): that code,
+        # from a later archive, may be all that refers to the device-link object. Otherwise the
+        # objects that refer to it are in this archive, which the linker rescans; and a program
+        # that names this library and one it absorbed (deps = [":a", ":b"], as rules_cuda's rdc
+        # example does) takes nothing from the absorbed one's archive twice.
+        alwayslink = ctx.attr.alwayslink or (bool(linked) and bool(pending.libraries)),
         disallow_dynamic_library = True,
     )
     lib = linking_outputs.library_to_link
@@ -336,84 +370,87 @@ def _cu_library_impl(ctx):
         OutputGroupInfo(objects = depset(objects + linked)),
     ]
 
-cu_library = rule(
-    implementation = _cu_library_impl,
-    doc = """Compiles CUDA sources with nvcc for the selected GPU archs; returns CcInfo.
-
-Works as `cdeps` of go_library (see go_cuda_library), as `deps` of cc_binary/cc_test, and as a dep of
-another cu_library. Links the CUDA runtime chosen by --@rules_cuda_go//toolchains:cudart (static by
-default). Under --config=cpu it compiles nothing and needs no toolkit.""",
-    attrs = {
-        "srcs": attr.label_list(
-            allow_files = [".cu", ".cc", ".cpp", ".cxx", ".c"] + _HEADERS,
-            doc = """.cu files (CUDA, compiled by nvcc); .cc/.cpp/.cxx (host C++) and .c (C) files, compiled by
+# cu_library's attributes, for rules that reuse cu_library_impl.
+CU_LIBRARY_ATTRS = {
+    "srcs": attr.label_list(
+        allow_files = [".cu", ".cc", ".cpp", ".cxx", ".c"] + _HEADERS,
+        doc = """.cu files (CUDA, compiled by nvcc); .cc/.cpp/.cxx (host C++) and .c (C) files, compiled by
 the C++ toolchain as cc_library compiles them, with the CUDA headers on the include path
 (host_srcs_as_cuda makes the C++ ones CUDA sources); private headers.""",
-        ),
-        "host_srcs_as_cuda": attr.bool(
-            doc = """Compile the .cc/.cpp/.cxx sources as CUDA (nvcc -x cu), like .cu files: for C++ sources that
+    ),
+    "host_srcs_as_cuda": attr.bool(
+        doc = """Compile the .cc/.cpp/.cxx sources as CUDA (nvcc -x cu), like .cu files: for C++ sources that
 define or launch kernels themselves or through the headers they include (what CMake's
 `set_source_files_properties(... LANGUAGE CUDA)` and Makefiles' `nvcc -x cu` do). .c sources stay C.""",
-        ),
-        "hdrs": attr.label_list(allow_files = _HEADERS, doc = "Public headers, visible to dependents."),
-        "textual_hdrs": attr.label_list(
-            allow_files = [".cu", ".cc", ".cpp", ".cxx", ".c"] + _HEADERS,
-            doc = """Files that sources #include textually and that are not compiled on their own (like
+    ),
+    "hdrs": attr.label_list(allow_files = _HEADERS, doc = "Public headers, visible to dependents."),
+    "textual_hdrs": attr.label_list(
+        allow_files = [".cu", ".cc", ".cpp", ".cxx", ".c"] + _HEADERS,
+        doc = """Files that sources #include textually and that are not compiled on their own (like
 cc_library.textual_hdrs): a .cu included by another .cu (`#include "train.cu"`), or a header that
 only compiles inside its includer. Available to this target's compiles and to dependents'.""",
-        ),
-        "deps": attr.label_list(providers = [CcInfo], doc = "cu_library, cc_library or anything with CcInfo."),
-        "implementation_deps": attr.label_list(
-            providers = [CcInfo],
-            doc = """Like deps, but their headers, include paths and defines reach only this target's compiles,
+    ),
+    "deps": attr.label_list(providers = [CcInfo], doc = "cu_library, cc_library or anything with CcInfo."),
+    "implementation_deps": attr.label_list(
+        providers = [CcInfo],
+        doc = """Like deps, but their headers, include paths and defines reach only this target's compiles,
 not those of targets that depend on it (like cc_library.implementation_deps); their libraries are
 still linked into programs that depend on this target.""",
-        ),
-        "copts": attr.string_list(doc = """Extra nvcc options of the CUDA compiles, e.g. ['--extended-lambda'];
+    ),
+    "copts": attr.string_list(doc = """Extra nvcc options of the CUDA compiles, e.g. ['--extended-lambda'];
 `$(location)` of additional_compiler_inputs expands to their paths."""),
-        "host_copts": attr.string_list(doc = """Host-compiler options: passed with -Xcompiler to nvcc's compiles, and as they are to the
+    "host_copts": attr.string_list(doc = """Host-compiler options: passed with -Xcompiler to nvcc's compiles, and as they are to the
 host sources' compiles; `$(location)` of additional_compiler_inputs expands to their paths."""),
-        "additional_compiler_inputs": attr.label_list(
-            allow_files = True,
-            doc = """Files every compile of this target reads besides sources and headers (every nvcc action of
+    "additional_compiler_inputs": attr.label_list(
+        allow_files = True,
+        doc = """Files every compile of this target reads besides sources and headers (every nvcc action of
 a CUDA source, and the host sources' compiles), e.g. a file named in copts with `$(location)`
 (like cc_library.additional_compiler_inputs). Not passed on to dependents.""",
-        ),
-        "strip_include_prefix": attr.string(doc = """The prefix to strip from the paths of hdrs (like cc_library's): dependents include a
+    ),
+    "strip_include_prefix": attr.string(doc = """The prefix to strip from the paths of hdrs (like cc_library's): dependents include a
 header by its path with this prefix cut off. Relative: to the package; absolute (`//a/b`): to the
 repository root. The headers are symbolic links under `_virtual_includes/NAME`, which goes on the
 include path; include_prefix is added after the strip."""),
-        "include_prefix": attr.string(doc = """The prefix to add to the paths of hdrs (like cc_library's): dependents include a header
+    "include_prefix": attr.string(doc = """The prefix to add to the paths of hdrs (like cc_library's): dependents include a header
 as `include_prefix` + its path (less strip_include_prefix, or else its package)."""),
-        "alwayslink": attr.bool(doc = """Link every object of this target into the programs that depend on it, whether or not
+    "alwayslink": attr.bool(doc = """Link every object of this target into the programs that depend on it, whether or not
 they refer to it (like cc_library.alwayslink; `-Wl,--whole-archive`): for code that only
 registers itself (a global's constructor), or a main() in a library."""),
-        "linkstatic": attr.bool(
-            default = True,
-            doc = """True (the default, unlike cc_library's False): a static archive only. False: a shared
+    "linkstatic": attr.bool(
+        default = True,
+        doc = """True (the default, unlike cc_library's False): a static archive only. False: a shared
 library as well (like cc_library's), which programs linked dynamically (cc_test by default,
 --dynamic_mode=fully) link instead of the archive; not with relocatable device code, which is
 device-linked into one program.""",
-        ),
-        "defines": attr.string_list(doc = "Preprocessor defines, propagated to dependents (like cc_library.defines)."),
-        "local_defines": attr.string_list(doc = "Preprocessor defines for this target's compiles only, not propagated (like cc_library.local_defines)."),
-        "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),
-        "linkopts": attr.string_list(doc = "Linker flags, propagated to the final link."),
-        "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
-        "rdc": attr.bool(doc = "Relocatable device code (-rdc=true): __device__ functions and variables may be used across .cu files, and across targets (see device_link)."),
-        "device_link": attr.bool(
-            default = True,
-            doc = """True (default): device-link here this target's relocatable device code and that of the rdc
+    ),
+    "defines": attr.string_list(doc = "Preprocessor defines, propagated to dependents (like cc_library.defines)."),
+    "local_defines": attr.string_list(doc = "Preprocessor defines for this target's compiles only, not propagated (like cc_library.local_defines)."),
+    "includes": attr.string_list(doc = "Include directories relative to the package, propagated to dependents."),
+    "linkopts": attr.string_list(doc = "Linker flags, propagated to the final link."),
+    "archs": attr.string(doc = "TORCH_CUDA_ARCH_LIST-style spec for this target only; overrides --cuda_archs."),
+    "rdc": attr.bool(doc = "Relocatable device code (-rdc=true): __device__ functions and variables may be used across .cu files, and across targets (see device_link)."),
+    "device_link": attr.bool(
+        default = True,
+        doc = """True (default): device-link here this target's relocatable device code and that of the rdc
 parts below it, once, together with the code of rdc targets below that device-linked themselves
 (whose links this one replaces, so that this target's kernels may call their __device__ functions).
 False (needs rdc = True): this target is an rdc part whose __device__ functions and variables other
 targets' device code uses; the first consumer that links (a cu_library, a cu_device_link, or a
 go_cuda_library) device-links it.""",
-        ),
-        "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
-        "_split_nvcc": attr.label(default = Label("//toolchains:split_nvcc")),
-        "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
-    } | CUDA_ATTRS,
+    ),
+    "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
+    "_split_nvcc": attr.label(default = Label("//toolchains:split_nvcc")),
+    "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
+} | CUDA_ATTRS
+
+cu_library = rule(
+    implementation = cu_library_impl,
+    doc = """Compiles CUDA sources with nvcc for the selected GPU archs; returns CcInfo.
+
+Works as `cdeps` of go_library (see go_cuda_library), as `deps` of cc_binary/cc_test, and as a dep of
+another cu_library. Links the CUDA runtime chosen by --@rules_cuda_go//toolchains:cudart (static by
+default). Under --config=cpu it compiles nothing and needs no toolkit.""",
+    attrs = CU_LIBRARY_ATTRS,
     toolchains = CUDA_TOOLCHAINS,
     fragments = ["cpp"],
     provides = [CcInfo, CuInfo],

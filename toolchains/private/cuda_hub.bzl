@@ -15,16 +15,19 @@ package(default_visibility = ["//visibility:public"])
 
 cuda_hub_targets(
     toolkits = {toolkits},
+    aliases = {aliases},
 )
 """.format(
         hub_bzl = str(Label("//toolchains/private:hub_targets.bzl")),
         toolkits = repr(json.decode(rctx.attr.toolkits)),
+        aliases = repr(rctx.attr.aliases),
     ))
 
 cuda_hub = repository_rule(
     implementation = _cuda_hub_impl,
     doc = "The @cuda hub: library aliases and toolchains for every declared toolkit.",
     attrs = {
+        "aliases": attr.string_dict(doc = "More names for hub targets: name -> the hub target's name."),
         "toolkits": attr.string(mandatory = True, doc = "JSON: version -> {config, toolkit, components: {component: repository}}; 'local' -> {config: 'local_cuda'}."),
     },
 )

@@ -21,12 +21,13 @@ _TOOLS = {
 
 # buildifier: disable=unnamed-macro
 # The whole BUILD file of the hub.
-def cuda_hub_targets(toolkits):
+def cuda_hub_targets(toolkits, aliases = {}):
     """Declares config settings, toolchains and the library aliases.
 
     Args:
       toolkits: version -> {config, toolkit, components: {component: repository}}; the local
         toolkit is version "local" with config "local_cuda" and no components (one repository).
+      aliases: more names for the targets below, name -> target name.
     """
     versions = sorted(toolkits.keys())
     for v in versions:
@@ -112,3 +113,5 @@ def cuda_hub_targets(toolkits):
         # nvcc, cuobjdump, nvdisasm, compute-sanitizer, tileiras: x86-64 programs of the build
         # machine whatever the target.
         pick(name, component, target, per_platform = False)
+    for name, target in aliases.items():
+        native.alias(name = name, actual = ":" + target)

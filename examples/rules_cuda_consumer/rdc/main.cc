@@ -1,0 +1,3 @@
+extern "C" int rdc_main();
+
+int main() { return rdc_main(); }

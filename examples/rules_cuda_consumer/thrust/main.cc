@@ -1,0 +1,3 @@
+extern "C" int thrust_main();
+
+int main() { return thrust_main(); }
