@@ -73,8 +73,8 @@ func (t *tape) tokens(m *Model, ids []int32, b, n int) *ops.Tensor {
 // master copy for the step, so the matmuls (cuBLASLt on a GPU) take bfloat16
 // inputs and accumulate in float32, and activations are bfloat16; layer
 // norm, GELU, attention's softmax and the loss compute in float32 inside
-// their kernels. The logits are converted to float32 before the loss, as
-// torch.autocast does for cross-entropy.
+// their kernels; the loss is computed in float32 from the bfloat16 logits
+// (nn.CrossEntropy), as torch.autocast does.
 func (m *Model) forward(t *tape, tokens *ops.Tensor, dt ops.DType) *ops.Tensor {
 	ctx := t.ctx
 	wte := t.w(m.wte, dt)
@@ -155,12 +155,8 @@ func (m *Model) LossBackward(ctx context.Context, inputs, targets []int32, b, n 
 
 func (m *Model) lossOn(t *tape, inputs, targets []int32, b, n int, dt ops.DType) *ops.Tensor {
 	logits := m.forward(t, t.tokens(m, inputs, b, n), dt)
-	l32 := logits
-	if dt.Size() < 4 {
-		l32 = t.do("logits to float32", func() (*ops.Tensor, error) { return logits.AsType(t.ctx, ops.Float32) })
-	}
 	tg := t.tokens(m, targets, b, n)
-	return t.do("cross-entropy", func() (*ops.Tensor, error) { return nn.CrossEntropy(t.ctx, l32, tg) })
+	return t.do("cross-entropy", func() (*ops.Tensor, error) { return nn.CrossEntropy(t.ctx, logits, tg) })
 }
 
 // Loss returns the mean cross-entropy of a batch without touching the

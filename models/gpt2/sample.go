@@ -58,7 +58,11 @@ func (s *Sampler) Step(ctx context.Context, ids []int32) ([]float32, error) {
 	dt := s.dt
 	wte := t.w(m.wte, dt)
 	wpe := t.w(m.wpe, dt)
-	row := t.do("position row", func() (*ops.Tensor, error) { return wpe.Narrow(0, s.pos, 1) })
+	// A view of wpe (the parameter itself in float32): not the tape's to free.
+	row, err := wpe.Narrow(0, s.pos, 1)
+	if err != nil && t.err == nil {
+		t.err = fmt.Errorf("gpt2: position row: %w", err)
+	}
 	tok := t.tokens(m, ids, s.b, 1)
 	x := t.do("embedding", func() (*ops.Tensor, error) { return nn.Embedding(ctx, tok, wte, row) })
 	for i, b := range m.blocks {

@@ -98,42 +98,15 @@ func (tr *Trainer) TrainStep(ctx context.Context, next Batch, b, n, accum int) (
 		}
 		res.Loss += l / float64(accum)
 	}
-	norm, err := m.GradNorm(ctx)
+	norm, err := tr.clip(ctx)
 	if err != nil {
 		return StepResult{}, err
 	}
 	res.GradNorm = norm
 	res.LR = tr.Hyper.LRAt(tr.Step)
-	gscale := 1.0
-	if tr.Hyper.Clip > 0 && norm > tr.Hyper.Clip {
-		gscale = tr.Hyper.Clip / (norm + 1e-6)
-	}
-	if err := tr.update(ctx, res.LR, gscale); err != nil {
+	if err := tr.update(ctx, res.LR); err != nil {
 		return StepResult{}, err
 	}
 	tr.Step++
 	return res, nil
-}
-
-// GradNorm returns the global L2 norm of every parameter's gradient
-// (parameters without one count as zero).
-func (m *Model) GradNorm(ctx context.Context) (float64, error) {
-	var sq float64
-	for _, p := range m.Params {
-		g := p.T.Grad()
-		if g == nil {
-			continue
-		}
-		n, err := ops.Norm(ctx, g)
-		if err != nil {
-			return 0, fmt.Errorf("gpt2: norm of %s's gradient: %w", p.Name, err)
-		}
-		v, err := n.Item()
-		_ = n.Free()
-		if err != nil {
-			return 0, fmt.Errorf("gpt2: norm of %s's gradient: %w", p.Name, err)
-		}
-		sq += v * v
-	}
-	return math.Sqrt(sq), nil
 }
