@@ -67,7 +67,7 @@ if [[ $mode == all || $mode == train ]]; then
   [[ -d $work/run/latest ]] && resume=(-resume "$work/run/latest")
   "$gpt2" train -data "$work/data" -vocab "$work/vocab" -out "$work/run" -device cuda -dtype bfloat16 \
     -batch 8 -seq 1024 -accum 1 -steps 3000 -warmup 100 -lr 6e-4 \
-    -eval-every 25 -eval-batches 8 -save-every 0 -max-time "${minutes}m" "${resume[@]}" 2>&1 | tee -a "$out/train.log"
+    -eval-every 25 -eval-batches 6 -save-every 0 -max-time "${minutes}m" "${resume[@]}" 2>&1 | tee -a "$out/train.log"
   cp "$work/run/log.jsonl" "$work/run/loss.png" "$out/" 2>/dev/null || true
   echo "== samples"
   {

@@ -69,16 +69,17 @@ func peakFlops(dev ops.Device, dt ops.DType) (float64, string) {
 
 // memoryNeed estimates the device memory of training a configuration with
 // micro-batches of b x n tokens: the float32 weights, gradients and AdamW
-// moments (16 bytes a parameter), their compute-dtype copies, and the
-// activations a micro-batch keeps for backward (about 34 activations of
-// width C per token and layer plus the attention scores, and the logits in
-// the compute dtype, in float32 and their gradient).
+// moments (16 bytes a parameter) and their compute-dtype copies, and what a
+// micro-batch keeps until its backward has run: about 20 activations of
+// width C per token and layer (the pass frees them after backward; the
+// attention saves no T x T matrix, its backward recomputes it) and the
+// padded logits with their view and gradient.
 func memoryNeed(c gpt2.Config, b, n int, dt ops.DType) (states, acts float64) {
 	es := float64(dt.Size())
 	p := float64(c.NumParams() + int64((c.PaddedVocab-c.VocabSize)*c.Width))
 	states = p * (16 + es)
-	B, T, C, L, H, V := float64(b), float64(n), float64(c.Width), float64(c.Layers), float64(c.Heads), float64(c.PaddedVocab)
-	acts = L*(34*B*T*C*es+2*B*H*T*T*4) + B*T*V*(2*es+8)
+	B, T, C, L, V := float64(b), float64(n), float64(c.Width), float64(c.Layers), float64(c.PaddedVocab)
+	acts = L*20*B*T*C*es + 3*B*T*V*es
 	return states, acts
 }
 
