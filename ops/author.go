@@ -59,10 +59,10 @@ func contiguousAll(ctx context.Context, ts []*Tensor) (out []*Tensor, release fu
 // its storage (no copy; writes go to the tensor): t.Numel() elements from
 // its offset. T must be the Go type of t's dtype (float32 for Float32,
 // float64 for Float64, half.Float16 for Float16, half.BFloat16 for
-// BFloat16). It returns nil when t is nil, freed, not a
+// BFloat16, int32 for Int32). It returns nil when t is nil, freed, not a
 // contiguous CPU tensor, or of another dtype; a CPU kernel's output, and
 // the inputs of a kernel wrapped in ContiguousInputs, always qualify.
-func HostView[T float32 | float64 | half.Float16 | half.BFloat16](t *Tensor) []T {
+func HostView[T float32 | float64 | half.Float16 | half.BFloat16 | int32](t *Tensor) []T {
 	if t == nil || t.buf == nil || t.device != CPU || !t.IsContiguous() {
 		return nil
 	}
@@ -80,6 +80,8 @@ func HostView[T float32 | float64 | half.Float16 | half.BFloat16](t *Tensor) []T
 		all = s.Float16()
 	case BFloat16:
 		all = s.BFloat16()
+	case Int32:
+		all = s.Int32()
 	}
 	v, ok := all.([]T)
 	switch {

@@ -62,6 +62,9 @@ func (t *Tensor) SetRequiresGrad(requires bool) error {
 	if t.node != nil {
 		return opErr("SetRequiresGrad", "tensor", ErrGrad, "tensor is not a leaf (it was computed by %s); use Detach to get a leaf", t.node.name)
 	}
+	if requires && !t.dtype.isFloat() {
+		return opErr("SetRequiresGrad", "tensor", ErrDType, "tensor has dtype %v: only floating-point tensors have gradients", t.dtype)
+	}
 	t.requiresGrad.Store(requires)
 	return nil
 }

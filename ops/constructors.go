@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -50,7 +51,7 @@ const maxInt = int(^uint(0) >> 1)
 
 func checkDType(op string, d DType) error {
 	if !d.valid() {
-		return opErr(op, "dtype", ErrDType, "dtype %v is not supported, expected float32, float64, float16 or bfloat16", d)
+		return opErr(op, "dtype", ErrDType, "dtype %v is not supported, expected float32, float64, float16, bfloat16 or int32", d)
 	}
 	return nil
 }
@@ -94,8 +95,12 @@ func Zeros(dtype DType, shape ...int) (*Tensor, error) {
 }
 
 // Full returns a CPU tensor of the given dtype and shape filled with value
-// (rounded to nearest, through float32 for the 16-bit dtypes).
+// (rounded to nearest, through float32 for the 16-bit dtypes; for Int32,
+// value must be an integer in int32's range).
 func Full(value float64, dtype DType, shape ...int) (*Tensor, error) {
+	if dtype == Int32 && (value != math.Trunc(value) || value < math.MinInt32 || value > math.MaxInt32) {
+		return nil, opErr("Full", "value", ErrArg, "value %v is not an int32 (an integer in [%d, %d])", value, math.MinInt32, math.MaxInt32)
+	}
 	t, err := newHost("Full", dtype, shape)
 	if err != nil {
 		return nil, err
@@ -119,6 +124,10 @@ func Full(value float64, dtype DType, shape ...int) (*Tensor, error) {
 		v := half.BFloat16From(float32(value))
 		for i := range s.bf16 {
 			s.bf16[i] = v
+		}
+	case Int32:
+		for i := range s.i32 {
+			s.i32[i] = int32(value)
 		}
 	}
 	return t, nil
@@ -215,8 +224,11 @@ func fromFloat64(op string, data []float64, shape []int) (*Tensor, error) {
 // values depend only on seed, dtype and the number of elements (PCG from
 // math/rand/v2), so they are reproducible across runs and platforms. The
 // 16-bit dtypes get float32 draws rounded to nearest, those that would round
-// up to 1 replaced by the largest value below 1.
+// up to 1 replaced by the largest value below 1. Int32 is an ErrDType error.
 func Rand(seed uint64, dtype DType, shape ...int) (*Tensor, error) {
+	if dtype == Int32 {
+		return nil, opErr("Rand", "dtype", ErrDType, "dtype int32 has no uniform values in [0, 1): expected float32, float64, float16 or bfloat16")
+	}
 	t, err := newHost("Rand", dtype, shape)
 	if err != nil {
 		return nil, err

@@ -24,9 +24,10 @@ const (
 	Float64                   // 64-bit IEEE 754 float
 	Float16                   // 16-bit IEEE 754 binary16 float (half.Float16)
 	BFloat16                  // bfloat16, the upper half of a float32 (half.BFloat16)
+	Int32                     // 32-bit signed integer (int32): token indices and targets, never computed on by float ops
 )
 
-// String returns "float32", "float64", "float16" or "bfloat16".
+// String returns "float32", "float64", "float16", "bfloat16" or "int32".
 func (d DType) String() string {
 	switch d {
 	case Float32:
@@ -37,6 +38,8 @@ func (d DType) String() string {
 		return "float16"
 	case BFloat16:
 		return "bfloat16"
+	case Int32:
+		return "int32"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(d))
 }
@@ -52,6 +55,8 @@ func (d DType) goName() string {
 		return "Float16"
 	case BFloat16:
 		return "BFloat16"
+	case Int32:
+		return "Int32"
 	}
 	return d.String()
 }
@@ -59,7 +64,7 @@ func (d DType) goName() string {
 // Size returns the size of one element in bytes (0 for an invalid dtype).
 func (d DType) Size() int {
 	switch d {
-	case Float32:
+	case Float32, Int32:
 		return 4
 	case Float64:
 		return 8
@@ -69,7 +74,11 @@ func (d DType) Size() int {
 	return 0
 }
 
-func (d DType) valid() bool { return d >= Float32 && d <= BFloat16 }
+func (d DType) valid() bool { return d >= Float32 && d <= Int32 }
+
+// isFloat reports whether d is one of the floating-point dtypes, the ones
+// ops (Op) compute on.
+func (d DType) isFloat() bool { return d >= Float32 && d <= BFloat16 }
 
 // isHalf reports whether d is one of the 16-bit dtypes.
 func (d DType) isHalf() bool { return d == Float16 || d == BFloat16 }
@@ -140,6 +149,7 @@ type CPUStorage struct {
 	f64   []float64
 	f16   []half.Float16
 	bf16  []half.BFloat16
+	i32   []int32
 }
 
 func newCPUStorage(dtype DType, n int) *CPUStorage {
@@ -150,6 +160,8 @@ func newCPUStorage(dtype DType, n int) *CPUStorage {
 		return &CPUStorage{dtype: dtype, f16: make([]half.Float16, n)}
 	case BFloat16:
 		return &CPUStorage{dtype: dtype, bf16: make([]half.BFloat16, n)}
+	case Int32:
+		return &CPUStorage{dtype: dtype, i32: make([]int32, n)}
 	}
 	return &CPUStorage{dtype: Float64, f64: make([]float64, n)}
 }
@@ -158,7 +170,9 @@ func newCPUStorage(dtype DType, n int) *CPUStorage {
 func (s *CPUStorage) DType() DType { return s.dtype }
 
 // Len implements Storage.
-func (s *CPUStorage) Len() int { return len(s.f32) + len(s.f64) + len(s.f16) + len(s.bf16) }
+func (s *CPUStorage) Len() int {
+	return len(s.f32) + len(s.f64) + len(s.f16) + len(s.bf16) + len(s.i32)
+}
 
 // Float32 returns the backing slice of a float32 storage (nil otherwise).
 // Kernels may write to it only when it belongs to their output tensor.
@@ -175,6 +189,10 @@ func (s *CPUStorage) Float16() []half.Float16 { return s.f16 }
 // BFloat16 returns the backing slice of a bfloat16 storage (nil otherwise).
 // Kernels may write to it only when it belongs to their output tensor.
 func (s *CPUStorage) BFloat16() []half.BFloat16 { return s.bf16 }
+
+// Int32 returns the backing slice of an int32 storage (nil otherwise).
+// Kernels may write to it only when it belongs to their output tensor.
+func (s *CPUStorage) Int32() []int32 { return s.i32 }
 
 // Backend manages memory for one DeviceType. The CUDA package implements it
 // and calls RegisterBackend from its init function. All methods must be safe
@@ -314,6 +332,8 @@ func (cpuBackend) CopyToHost(dst *CPUStorage, dstOff int, src Storage, srcOff, n
 		copy(dst.f16[dstOff:dstOff+n], s.f16[srcOff:srcOff+n])
 	case BFloat16:
 		copy(dst.bf16[dstOff:dstOff+n], s.bf16[srcOff:srcOff+n])
+	case Int32:
+		copy(dst.i32[dstOff:dstOff+n], s.i32[srcOff:srcOff+n])
 	default:
 		copy(dst.f64[dstOff:dstOff+n], s.f64[srcOff:srcOff+n])
 	}

@@ -69,6 +69,9 @@ func (d *dispatch) checked(buf []Output) ([]Output, error) {
 	if err := checkSameDevice(d.name, d.ts, d.names, d.op != nil); err != nil {
 		return nil, err
 	}
+	if err := d.checkFloat(); err != nil {
+		return nil, err
+	}
 	specs, err := d.outputs(buf)
 	if err != nil {
 		return nil, err
@@ -129,7 +132,7 @@ func (d *dispatch) outputs(buf []Output) ([]Output, error) {
 		}
 		dtype := ts[0].dtype
 		if o.def.DType != nil {
-			if dtype = o.def.DType(ts, d.args); !dtype.valid() {
+			if dtype = o.def.DType(ts, d.args); !dtype.valid() || (!dtype.isFloat() && o != contiguousOp) {
 				return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
 			}
 		}
@@ -146,7 +149,7 @@ func (d *dispatch) outputs(buf []Output) ([]Output, error) {
 	d.attr, d.bw = attr, bw
 	for i, s := range outs {
 		if !s.DType.valid() {
-			return nil, opErr(name, "", ErrDType, "output %d has dtype %v, expected float32, float64, float16 or bfloat16", i, s.DType)
+			return nil, opErr(name, "", ErrDType, "output %d has dtype %v, expected float32, float64, float16, bfloat16 or int32", i, s.DType)
 		}
 		sh, err := checkShape(name, s.Shape) // a private copy
 		if err != nil {

@@ -10,11 +10,18 @@
 // # Tensors
 //
 // A Tensor has a shape, strides in elements, an offset, a DType (Float32,
-// Float64, Float16 or BFloat16), a Device (CPU or CUDA(n)) and a Storage.
-// Constructors (Zeros, Full, FromFloat32, FromFloat64, FromFloat32As,
-// FromFloat16, FromBFloat16, Rand) create contiguous CPU tensors; To copies
-// to another device; AsType converts to another dtype; Float64s, Float32s,
-// Float16s and BFloat16s read the elements back in any dtype.
+// Float64, Float16, BFloat16 or Int32), a Device (CPU or CUDA(n)) and a
+// Storage. Constructors (Zeros, Full, FromFloat32, FromFloat64,
+// FromFloat32As, FromFloat16, FromBFloat16, FromInt32, Rand) create
+// contiguous CPU tensors; To copies to another device; AsType converts to
+// another floating-point dtype; Float64s, Float32s, Float16s and BFloat16s
+// read the elements back in any dtype, Int32s those of an int32 tensor.
+//
+// Int32 tensors hold indices (token ids, targets): they are viewed, made
+// contiguous and copied between devices like the others, and read by ops
+// registered as a MultiOp (which take inputs of any dtypes); an Op
+// computes on the floating-point dtypes only and refuses an int32 tensor
+// with ErrDType, and an int32 tensor has no gradient.
 //
 // The 16-bit dtypes hold the types of package ops/half (CUDA's __half and
 // __nv_bfloat16). Every built-in op and backward runs on them: kernels load

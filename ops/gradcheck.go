@@ -36,7 +36,8 @@ func (e *GradCheckError) Error() string {
 
 // GradCheck compares the gradients that autograd computes for fn with
 // central finite differences, like torch.autograd.gradcheck. inputs must be
-// float64; those with RequiresGrad are checked. fn is called with ctx and
+// float64 (or int32 indices, passed as they are); those with RequiresGrad
+// are checked. fn is called with ctx and
 // detached copies of the inputs (leaves that require grad where the
 // originals do, the originals' strides kept) and must return a float64
 // tensor of any shape; the full Jacobian is compared, so keep the tensors
@@ -86,7 +87,7 @@ func gradCheckInputs(inputs []*Tensor) ([]int, error) {
 		if err := in.check(gradCheckOp, name); err != nil {
 			return nil, err
 		}
-		if in.dtype != Float64 {
+		if in.dtype != Float64 && (in.dtype.isFloat() || in.RequiresGrad()) { // int32 indices pass as they are
 			return nil, opErr(gradCheckOp, name, ErrDType, "%s has dtype %v, expected float64 (finite differences need double precision)", name, in.dtype)
 		}
 		if in.RequiresGrad() {

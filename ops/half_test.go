@@ -30,8 +30,8 @@ func TestHalfDTypeMetadata(t *testing.T) {
 			t.Errorf("%v storage Len %d", c.d, x.Storage().Len())
 		}
 	}
-	if _, err := Zeros(DType(5), 1); !errors.Is(err, ErrDType) || !strings.Contains(err.Error(), "float16 or bfloat16") {
-		t.Errorf("Zeros(DType(5)): %v", err)
+	if _, err := Zeros(DType(6), 1); !errors.Is(err, ErrDType) || !strings.Contains(err.Error(), "bfloat16 or int32") {
+		t.Errorf("Zeros(DType(6)): %v", err)
 	}
 }
 

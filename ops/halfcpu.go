@@ -66,8 +66,8 @@ func storeRounded(dst *CPUStorage, src []float32) {
 }
 
 // gatherTo copies the elements of the live CPU tensor t into dst in
-// logical order, converted to D (exactly, except float64 to float32, which
-// rounds to nearest).
+// logical order, converted to D (exactly, except float64 to float32 and
+// int32 beyond 2^24 to float32, which round to nearest).
 func gatherTo[D float](dst []D, t *Tensor) {
 	s := t.cpu()
 	switch t.dtype {
@@ -79,6 +79,8 @@ func gatherTo[D float](dst []D, t *Tensor) {
 		gather(dst, s.f16, t, func(v half.Float16) D { return D(v.Float32()) })
 	case BFloat16:
 		gather(dst, s.bf16, t, func(v half.BFloat16) D { return D(v.Float32()) })
+	case Int32:
+		gather(dst, s.i32, t, func(v int32) D { return D(v) })
 	}
 }
 

@@ -15,7 +15,7 @@ type float interface{ float32 | float64 }
 // elem is the set of all element types, for kernels that only move
 // elements (copies, scatters).
 type elem interface {
-	float32 | float64 | half.Float16 | half.BFloat16
+	float32 | float64 | half.Float16 | half.BFloat16 | int32
 }
 
 // cpuData returns the host slice backing a live CPU tensor; T must be the
@@ -30,6 +30,8 @@ func cpuData[T elem](t *Tensor) []T {
 		return any(s.f16).([]T)
 	case half.BFloat16:
 		return any(s.bf16).([]T)
+	case int32:
+		return any(s.i32).([]T)
 	}
 	return any(s.f64).([]T)
 }

@@ -21,7 +21,7 @@ func init() {
 		Backward: func(_ context.Context, g *Tensor, _ []*Tensor, _ Args, _ *Tensor) ([]*Tensor, error) {
 			return []*Tensor{g}, nil
 		},
-		CPU: byElem(contiguousCPU[float32], contiguousCPU[float64], contiguousCPU[half.Float16], contiguousCPU[half.BFloat16]),
+		CPU: withInt32(byElem(contiguousCPU[float32], contiguousCPU[float64], contiguousCPU[half.Float16], contiguousCPU[half.BFloat16]), contiguousCPU[int32]),
 	})
 }
 

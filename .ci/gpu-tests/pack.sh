@@ -31,7 +31,7 @@ if [ ${#targets[@]} -eq 0 ]; then
     //ops/examples/tiledmatmul:tiledmatmul_test //ops/fuse/fusecuda:fusecuda_test //tests/cuda:cuda_test
     //tests/cuda:rdc_opt_test //tests/hostcpp:hostcpp_test //tests/libs:libs_test
     //tests/rdc:cdp_test //tests/rdc:chain_opt_test //tests/rdc:diamond_test //tests/rdc:habit_test
-    //tests/rdc:rdc_test)
+    //tests/rdc:rdc_test //models/gpt2/nn:nn_test)
 fi
 bz() { (cd "$root" && ./bazelw "$@"); }
 bz build "${flags[@]}" "${targets[@]}"

@@ -145,6 +145,8 @@ func dtypeCode(d ops.DType) C.int {
 		return C.OPSCUDA_FLOAT16
 	case ops.BFloat16:
 		return C.OPSCUDA_BFLOAT16
+	case ops.Int32:
+		return C.OPSCUDA_INT32
 	}
 	return 0
 }

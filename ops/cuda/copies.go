@@ -30,6 +30,8 @@ func hostSpan(h *ops.CPUStorage, off, n int, dtype ops.DType) (unsafe.Pointer, i
 		return unsafe.Pointer(&h.Float16()[off]), n * 2, nil
 	case ops.BFloat16:
 		return unsafe.Pointer(&h.BFloat16()[off]), n * 2, nil
+	case ops.Int32:
+		return unsafe.Pointer(&h.Int32()[off]), n * 4, nil
 	}
 	return unsafe.Pointer(&h.Float64()[off]), n * 8, nil
 }

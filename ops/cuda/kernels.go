@@ -166,6 +166,9 @@ func contiguous(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Ar
 	if err != nil {
 		return err
 	}
+	if e.dtype == C.OPSCUDA_INT32 { // a copy moves 4-byte patterns as they are
+		e.dtype = C.OPSCUDA_FLOAT32
+	}
 	return l.Check("Contiguous kernel", int(C.opscuda_copy(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides)))
 }
 

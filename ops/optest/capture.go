@@ -33,7 +33,7 @@ func (s Spec) checkCapture(ctx context.Context, dev ops.Device, report func(form
 		report("%s: making inputs: %v", what, err)
 		return
 	}
-	in, err := inputs(ctx, dtype, before, shapes, contiguous(len(shapes)), dev)
+	in, err := s.inputs(ctx, dtype, before, shapes, contiguous(len(shapes)), dev)
 	if err != nil {
 		report("%s: %v", what, err)
 		return
@@ -62,6 +62,11 @@ func (s Spec) checkCapture(ctx context.Context, dev ops.Device, report func(form
 	after := make([][]float64, len(shapes))
 	vals := make([]Values, len(shapes))
 	for j, sh := range shapes {
+		if _, ok := s.Index[j]; ok { // indices keep their values
+			after[j] = before[j]
+			vals[j] = Values{Shape: slices.Clone(sh), Data: after[j]}
+			continue
+		}
 		if after[j], err = s.data(ctx, uint64(1000*c+j+500), sh, dtype); err == nil {
 			err = overwrite(ctx, in[j], after[j])
 		}

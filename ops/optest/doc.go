@@ -42,6 +42,10 @@
 //     that cannot be captured (cuda.ErrNotCapturable) skips this check,
 //     saying why.
 //
+// An op with index inputs (an embedding's token ids, a loss's targets)
+// lists them in Spec.Index: they are ops.Int32 tensors of values in [0, n),
+// laid out like the others and never differentiated.
+//
 // Benchmark times an op on the CPU and, where there is one, the GPU.
 //
 // The package imports ops/cuda for its device checks; like every program

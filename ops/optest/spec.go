@@ -49,6 +49,14 @@ type Spec struct {
 	// Lo and Hi bound the inputs' values, drawn uniformly from [Lo, Hi)
 	// (both 0: [-1, 1)).
 	Lo, Hi float64
+	// Index marks the inputs that are indices (token ids, class targets):
+	// input j of Index[j] = n is an ops.Int32 tensor (whatever the dtype
+	// under test) of values drawn uniformly from [0, n), in every layout
+	// like the others (unused storage holds math.MinInt32); Ref gets them
+	// as float64 values. They are not differentiated (GradCheck passes them
+	// as they are), keep their values in the capture check and are never
+	// the input of the mixed-dtype check.
+	Index map[int]int
 }
 
 // AllDTypes are the dtypes of package ops.
@@ -129,13 +137,42 @@ func (s Spec) withDefaults() (Spec, error) {
 	return s, nil
 }
 
-// data returns the values of input j of a case of the given shapes (seeded
-// by the case, the input and the dtype), rounded to dtype.
-func (s Spec) data(ctx context.Context, seed uint64, shape []int, dtype ops.DType) ([]float64, error) {
+// dtypeOf returns the dtype of input j in a check of dtype: ops.Int32 for
+// an index input, else dtype.
+func (s Spec) dtypeOf(j int, dtype ops.DType) ops.DType {
+	if _, ok := s.Index[j]; ok {
+		return ops.Int32
+	}
+	return dtype
+}
+
+// inputData returns the values of input j (seeded by seed and the dtype):
+// indices for an index input, else values rounded to dtype.
+func (s Spec) inputData(ctx context.Context, seed uint64, j int, shape []int, dtype ops.DType) ([]float64, error) {
+	n, ok := s.Index[j]
+	if !ok {
+		return s.data(ctx, seed, shape, dtype)
+	}
+	r := rand.New(rand.NewPCG(seed, uint64(dtype)))
+	v := make([]float64, numel(shape))
+	for i := range v {
+		v[i] = float64(r.IntN(n))
+	}
+	return v, nil
+}
+
+func numel(shape []int) int {
 	n := 1
 	for _, d := range shape {
 		n *= d
 	}
+	return n
+}
+
+// data returns the values of a tensor of the given shape (seeded by seed
+// and the dtype), rounded to dtype.
+func (s Spec) data(ctx context.Context, seed uint64, shape []int, dtype ops.DType) ([]float64, error) {
+	n := numel(shape)
 	r := rand.New(rand.NewPCG(seed, uint64(dtype)))
 	v := make([]float64, n)
 	for i := range v {
@@ -185,13 +222,14 @@ func combinations(shapes [][]int) int {
 }
 
 // inputs makes the inputs of a case on dev, in the given layouts, from the
-// values data.
-func inputs(ctx context.Context, dtype ops.DType, data [][]float64, shapes [][]int, layouts []Layout, dev ops.Device) ([]*ops.Tensor, error) {
+// values data (index inputs as ops.Int32).
+func (s Spec) inputs(ctx context.Context, dtype ops.DType, data [][]float64, shapes [][]int, layouts []Layout, dev ops.Device) ([]*ops.Tensor, error) {
 	in := make([]*ops.Tensor, len(shapes))
 	for j := range shapes {
-		t, err := View(ctx, dtype, data[j], shapes[j], layouts[j], dev)
+		dt := s.dtypeOf(j, dtype)
+		t, err := View(ctx, dt, data[j], shapes[j], layouts[j], dev)
 		if err != nil {
-			return nil, fmt.Errorf("input %d (%v, %v, %s): %w", j, dtype, shapes[j], layouts[j], err)
+			return nil, fmt.Errorf("input %d (%v, %v, %s): %w", j, dt, shapes[j], layouts[j], err)
 		}
 		in[j] = t
 	}
@@ -202,7 +240,7 @@ func inputs(ctx context.Context, dtype ops.DType, data [][]float64, shapes [][]i
 func (s Spec) caseData(ctx context.Context, i int, shapes [][]int, dtype ops.DType) ([][]float64, error) {
 	data := make([][]float64, len(shapes))
 	for j, sh := range shapes {
-		d, err := s.data(ctx, uint64(1000*i+j+1), sh, dtype)
+		d, err := s.inputData(ctx, uint64(1000*i+j+1), j, sh, dtype)
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +268,7 @@ func (s Spec) checkValues(ctx context.Context, dev ops.Device, report func(forma
 			for k := range combinations(shapes) {
 				layouts := layoutsFor(shapes, k)
 				what := fmt.Sprintf("%s on %v, %v inputs of shapes %v in layouts %v", s.Name, dev, dtype, shapes, layouts)
-				in, err := inputs(ctx, dtype, data, shapes, layouts, dev)
+				in, err := s.inputs(ctx, dtype, data, shapes, layouts, dev)
 				if err != nil {
 					report("%s: %v", what, err)
 					return
@@ -274,7 +312,7 @@ func (s Spec) checkUnsupported(ctx context.Context, dev ops.Device, report func(
 			report("%s %v: making inputs: %v", s.Name, dtype, err)
 			return
 		}
-		in, err := inputs(ctx, dtype, data, shapes, contiguous(len(shapes)), dev)
+		in, err := s.inputs(ctx, dtype, data, shapes, contiguous(len(shapes)), dev)
 		if err != nil {
 			report("%s: %v", s.Name, err)
 			return
@@ -305,12 +343,15 @@ func (s Spec) leaves(ctx context.Context, dev ops.Device, layouts []Layout, dtyp
 	if err != nil {
 		return nil, err
 	}
-	in, err := inputs(ctx, dtype, data, s.GradShapes, layouts, dev)
+	in, err := s.inputs(ctx, dtype, data, s.GradShapes, layouts, dev)
 	if err != nil {
 		return nil, err
 	}
 	for j, t := range in {
 		in[j] = t.Detach()
+		if s.dtypeOf(j, dtype) != dtype {
+			continue // an index input
+		}
 		if err := in[j].SetRequiresGrad(true); err != nil {
 			return nil, err
 		}
@@ -345,7 +386,7 @@ func (s Spec) checkErrors(ctx context.Context, dev ops.Device, other *ops.Device
 			report("%s: making inputs: %v", s.Name, err)
 			return nil
 		}
-		in, err := inputs(ctx, dtype, data, s.GradShapes, contiguous(len(s.GradShapes)), dev)
+		in, err := s.inputs(ctx, dtype, data, s.GradShapes, contiguous(len(s.GradShapes)), dev)
 		if err != nil {
 			report("%s: %v", s.Name, err)
 			return nil
@@ -373,16 +414,6 @@ func (s Spec) checkErrors(ctx context.Context, dev ops.Device, other *ops.Device
 	if s.Inputs < 2 {
 		return
 	}
-	odd := ops.Float64
-	if dtype == ops.Float64 {
-		odd = ops.Float32
-	}
-	in, mixed := make1(dtype, dev), make1(odd, dev)
-	if in == nil || mixed == nil {
-		return
-	}
-	in[1] = mixed[1]
-	expect(fmt.Sprintf("input 0 in %v and input 1 in %v", dtype, odd), in, ops.ErrDType)
 	if other != nil {
 		in, elsewhere := make1(dtype, dev), make1(dtype, *other)
 		if in == nil || elsewhere == nil {
@@ -391,6 +422,30 @@ func (s Spec) checkErrors(ctx context.Context, dev ops.Device, other *ops.Device
 		in[1] = elsewhere[1]
 		expect(fmt.Sprintf("input 0 on %v and input 1 on %v", dev, *other), in, ops.ErrDevice)
 	}
+	// Mixed dtypes: the last value input (not an index) in another dtype
+	// than the first one's.
+	first, last := -1, -1
+	for j := range s.Inputs {
+		if _, ok := s.Index[j]; !ok {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first == last {
+		return
+	}
+	odd := ops.Float64
+	if dtype == ops.Float64 {
+		odd = ops.Float32
+	}
+	in, mixed := make1(dtype, dev), make1(odd, dev)
+	if in == nil || mixed == nil {
+		return
+	}
+	in[last] = mixed[last]
+	expect(fmt.Sprintf("input %d in %v and input %d in %v", first, dtype, last, odd), in, ops.ErrDType)
 }
 
 // run computes the op on dev with ctx on leaves made with made (the inputs'

@@ -33,6 +33,8 @@ typedef unsigned long long opscuda_dptr;
 #define OPSCUDA_FLOAT64 2
 #define OPSCUDA_FLOAT16 3
 #define OPSCUDA_BFLOAT16 4
+// 32-bit signed integers (int32_t): indices, which only copies and the ops that read indices take.
+#define OPSCUDA_INT32 5
 
 // ---- Every entry point, declared once: X(name, (parameters)). Each returns a cudaError_t.
 // csrc/stub.cc defines the same list for builds without CUDA from this one declaration.
