@@ -15,7 +15,6 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/models/gpt2"
 	"github.com/rules-cuda-go/rules_cuda_go/models/gpt2/shard"
-	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
 
 func configByName(s string) (gpt2.Config, error) {
