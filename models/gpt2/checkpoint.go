@@ -24,7 +24,7 @@ const (
 
 // ErrMismatch is wrapped by the errors of a checkpoint that does not fit:
 // another architecture, shape, dtype or vocabulary.
-var ErrMismatch = errors.New("checkpoint does not match")
+var ErrMismatch = errors.New("does not fit the model")
 
 // hostWeights returns every parameter as float32 in Hugging Face's layout:
 // Conv1D weights transposed to [In, Out] and wte cut to VocabSize rows.

@@ -147,7 +147,7 @@ def main():
         if h["Clip"] > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), h["Clip"])
         opt.step()
-        torch_losses.append(float(loss))
+        torch_losses.append(loss.item())
     lines.append(f"\n### {len(steps['lrs'])} AdamW steps ({steps.get('dtype', 'float32')})\n")
     lines.append("| step | lr | Go loss | PyTorch loss | rel diff |")
     lines.append("|---|---|---|---|---|")
