@@ -16,6 +16,8 @@
 # `all` (the default) runs parity and then trains for TRAIN_MINUTES (default 6); `train` trains
 # only, resuming the run of an earlier call on the same machine (WORK/run/latest) when there is one.
 # WORK (default BUNDLE/../gpt2-work) keeps the unpacked files and the run between calls.
+# DEVICE=cpu and PARITY_FLAGS, TRAIN_FLAGS, SAMPLE_FLAGS (appended: later flags win) make a small
+# dry run on a machine without a GPU, e.g. TRAIN_FLAGS="-batch 1 -seq 16 -max-time 10s".
 set -euo pipefail
 bundle=$(cd "${1:?usage: run_gpu.sh BUNDLE OUT [all|parity|train] [MINUTES]}" && pwd)
 out=${2:?usage: run_gpu.sh BUNDLE OUT [all|parity|train] [MINUTES]}
@@ -24,6 +26,10 @@ minutes=${4:-6}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=${WORK:-$bundle/../gpt2-work}
 python=${PYTHON:-python3}
+device=${DEVICE:-cuda}
+read -r -a parity_flags <<< "${PARITY_FLAGS:-}"
+read -r -a train_flags <<< "${TRAIN_FLAGS:-}"
+read -r -a sample_flags <<< "${SAMPLE_FLAGS:-}"
 mkdir -p "$out" "$work"
 out=$(cd "$out" && pwd)
 work=$(cd "$work" && pwd)
@@ -54,9 +60,9 @@ fi
 if [[ $mode == all || $mode == parity ]]; then
   echo "== parity (item 8): Go side"
   start=$SECONDS
-  "$gpt2" parity -out "$work/parity" -device cuda -data "$work/data" -batch 4 -seq 256 -steps 20 2>&1 | tee "$out/parity_go.log"
+  "$gpt2" parity -out "$work/parity" -device "$device" -data "$work/data" -batch 4 -seq 256 -steps 20 "${parity_flags[@]}" 2>&1 | tee "$out/parity_go.log"
   echo "== parity: PyTorch side"
-  "$python" "$here/parity.py" "$work/parity" | tee "$out/parity.md" || true
+  "$python" "$here/parity.py" "$work/parity" --device "$device" | tee "$out/parity.md" || true
   cp "$work/parity/parity.json" "$out/" 2>/dev/null || true
   echo "   parity took $((SECONDS - start)) s"
 fi
@@ -65,29 +71,31 @@ if [[ $mode == all || $mode == train ]]; then
   echo "== training (item 9): $minutes minutes"
   resume=()
   [[ -d $work/run/latest ]] && resume=(-resume "$work/run/latest")
-  "$gpt2" train -data "$work/data" -vocab "$work/vocab" -out "$work/run" -device cuda -dtype bfloat16 \
+  "$gpt2" train -data "$work/data" -vocab "$work/vocab" -out "$work/run" -device "$device" -dtype bfloat16 \
     -batch 8 -seq 1024 -accum 1 -steps 3000 -warmup 100 -lr 6e-4 \
-    -eval-every 25 -eval-batches 6 -save-every 0 -max-time "${minutes}m" "${resume[@]}" 2>&1 | tee -a "$out/train.log"
+    -eval-every 25 -eval-batches 6 -save-every 0 -max-time "${minutes}m" "${resume[@]}" "${train_flags[@]}" 2>&1 | tee -a "$out/train.log"
   cp "$work/run/log.jsonl" "$work/run/loss.png" "$out/" 2>/dev/null || true
   echo "== samples"
   {
-    "$gpt2" sample -ckpt "$work/run/latest" -vocab "$work/vocab" -device cuda -prompt "And God said" -n 120 -seed 1
-    "$gpt2" sample -ckpt "$work/run/latest" -vocab "$work/vocab" -device cuda -prompt "In the beginning" -batch 3 -n 80 -seed 2
+    "$gpt2" sample -ckpt "$work/run/latest" -vocab "$work/vocab" -device "$device" -prompt "And God said" -n 120 -seed 1 "${sample_flags[@]}"
+    "$gpt2" sample -ckpt "$work/run/latest" -vocab "$work/vocab" -device "$device" -prompt "In the beginning" -batch 3 -n 80 -seed 2 "${sample_flags[@]}"
   } 2>&1 | tee "$out/samples.txt"
   echo "== the checkpoint in transformers"
+  hf_b=${HF_BATCH:-4} hf_t=${HF_SEQ:-1024}
   {
-    "$gpt2" eval -ckpt "$work/run/latest" -data "$work/data" -device cuda -dtype float32 -batch 4 -seq 1024 -batches 4
-    "$python" - "$work/run/latest" "$work/data/val_000.bin" <<'PY'
+    "$gpt2" eval -ckpt "$work/run/latest" -data "$work/data" -device "$device" -dtype float32 -batch "$hf_b" -seq "$hf_t" -batches 4
+    "$python" - "$work/run/latest" "$work/data/val_000.bin" "$device" "$hf_b" "$hf_t" <<'PY'
 import sys, numpy as np, torch, torch.nn.functional as F
 from transformers import GPT2LMHeadModel
-m = GPT2LMHeadModel.from_pretrained(sys.argv[1], torch_dtype=torch.float32).cuda().eval()
+dev = sys.argv[3]
+m = GPT2LMHeadModel.from_pretrained(sys.argv[1]).float().to(dev).eval()
 raw = np.fromfile(sys.argv[2], dtype=np.int32, count=256)
 assert raw[0] == 20240520 and raw[1] == 1, raw[:3]
 toks = np.fromfile(sys.argv[2], dtype=np.uint16, offset=1024).astype(np.int64)
-B, T, losses = 4, 1024, []
+B, T, losses = int(sys.argv[4]), int(sys.argv[5]), []
 with torch.no_grad():
     for k in range(4):
-        x = torch.from_numpy(toks[k*B*T:(k+1)*B*T+1]).cuda()
+        x = torch.from_numpy(toks[k*B*T:(k+1)*B*T+1]).to(dev)
         logits = m(x[:-1].view(B, T)).logits
         losses.append(F.cross_entropy(logits.view(-1, logits.size(-1)), x[1:].view(-1)).item())
 print(f"transformers val loss {np.mean(losses):.4f} over 4 batches of {B} x {T} tokens")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -10,6 +12,25 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 )
+
+// runFlags are the -device and -dtype flags of the modes that run the model.
+type runFlags struct{ dev, dt *string }
+
+func addRunFlags(fs *flag.FlagSet) runFlags {
+	return runFlags{
+		dev: fs.String("device", "cuda", "cpu, cuda or cuda:N"),
+		dt:  fs.String("dtype", "bfloat16", "compute dtype: bfloat16 (float32 master weights) or float32"),
+	}
+}
+
+func (f runFlags) parse() (ops.Device, ops.DType, error) {
+	dev, err := parseDevice(*f.dev)
+	if err != nil {
+		return dev, ops.Float32, err
+	}
+	dt, err := parseDType(*f.dt)
+	return dev, dt, err
+}
 
 // parseDevice reads "cpu", "cuda" or "cuda:N" and checks a GPU is there.
 func parseDevice(s string) (ops.Device, error) {
@@ -87,7 +108,8 @@ func gib(x float64) float64 { return x / (1 << 30) }
 
 // oomHint wraps an allocation failure with what the batch needs.
 func oomHint(err error, c gpt2.Config, b, n, accum int, dt ops.DType) error {
-	if err == nil || !strings.Contains(strings.ToLower(err.Error()), "out of memory") {
+	var ce *cuda.Error
+	if !errors.As(err, &ce) || ce.Name != "cudaErrorMemoryAllocation" {
 		return err
 	}
 	s, a := memoryNeed(c, b, n, dt)

@@ -24,6 +24,13 @@ func main() {
 	modes := map[string]func([]string) error{
 		"prepare": prepare, "train": train, "eval": eval, "sample": sample, "parity": parity,
 	}
+	// Under bazel run, relative paths are the caller's.
+	if wd := os.Getenv("BUILD_WORKING_DIRECTORY"); wd != "" {
+		if err := os.Chdir(wd); err != nil {
+			fmt.Fprintln(os.Stderr, "gpt2:", err)
+			os.Exit(1)
+		}
+	}
 	f, ok := modes[os.Args[1]]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "gpt2: unknown mode %q\n", os.Args[1])

@@ -15,8 +15,7 @@ func eval(args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ExitOnError)
 	ckpt := fs.String("ckpt", "", "checkpoint folder (config.json + model.safetensors)")
 	data := fs.String("data", "", "folder with val_*.bin shards")
-	devName := fs.String("device", "cuda", "cpu, cuda or cuda:N")
-	dtName := fs.String("dtype", "bfloat16", "compute dtype: bfloat16 or float32")
+	rf := addRunFlags(fs)
 	b := fs.Int("batch", 8, "sequences per batch")
 	n := fs.Int("seq", 1024, "tokens per sequence")
 	batches := fs.Int("batches", 0, "batches to evaluate (0: the whole validation split)")
@@ -25,11 +24,7 @@ func eval(args []string) error {
 		return fmt.Errorf("need -ckpt and -data")
 	}
 	ctx := context.Background()
-	dev, err := parseDevice(*devName)
-	if err != nil {
-		return err
-	}
-	dt, err := parseDType(*dtName)
+	dev, dt, err := rf.parse()
 	if err != nil {
 		return err
 	}
@@ -81,18 +76,13 @@ func sample(args []string) error {
 	temp := fs.Float64("temp", 0.8, "temperature (0: greedy)")
 	topK := fs.Int("topk", 40, "sample from the k most likely tokens (0: all)")
 	seed := fs.Uint64("seed", 1, "RNG seed")
-	devName := fs.String("device", "cuda", "cpu, cuda or cuda:N")
-	dtName := fs.String("dtype", "bfloat16", "compute dtype: bfloat16 or float32")
+	rf := addRunFlags(fs)
 	fs.Parse(args)
 	if *ckpt == "" {
 		return fmt.Errorf("need -ckpt")
 	}
 	ctx := context.Background()
-	dev, err := parseDevice(*devName)
-	if err != nil {
-		return err
-	}
-	dt, err := parseDType(*dtName)
+	dev, dt, err := rf.parse()
 	if err != nil {
 		return err
 	}

@@ -66,8 +66,7 @@ func train(args []string) error {
 	cfgName := fs.String("config", "small", "architecture for a new model: small or tiny")
 	initDir := fs.String("init", "", "start from this Hugging Face checkpoint folder instead of a random initialisation")
 	resume := fs.String("resume", "", "resume the run saved in this checkpoint folder (weights, AdamW state, step, data position, RNG)")
-	devName := fs.String("device", "cuda", "cpu, cuda or cuda:N")
-	dtName := fs.String("dtype", "bfloat16", "compute dtype: bfloat16 (float32 master weights) or float32")
+	rf := addRunFlags(fs)
 	steps := fs.Int("steps", 1000, "optimisation steps of the whole run (the cosine schedule ends there)")
 	b := fs.Int("batch", 8, "sequences per micro-batch")
 	n := fs.Int("seq", 1024, "tokens per sequence")
@@ -88,11 +87,7 @@ func train(args []string) error {
 		return fmt.Errorf("need -data and -out")
 	}
 	ctx := context.Background()
-	dev, err := parseDevice(*devName)
-	if err != nil {
-		return err
-	}
-	dt, err := parseDType(*dtName)
+	dev, dt, err := rf.parse()
 	if err != nil {
 		return err
 	}
