@@ -60,9 +60,9 @@ fi
 if [[ $mode == all || $mode == parity ]]; then
   echo "== parity (item 8): Go side"
   start=$SECONDS
-  "$gpt2" parity -out "$work/parity" -device "$device" -data "$work/data" -batch 4 -seq 256 -steps 20 "${parity_flags[@]}" 2>&1 | tee "$out/parity_go.log"
-  echo "== parity: PyTorch side"
-  "$python" "$here/parity.py" "$work/parity" --device "$device" | tee "$out/parity.md" || true
+  "$gpt2" parity -out "$work/parity" -device "$device" -data "$work/data" -batch 4 -seq 256 -steps 20 "${parity_flags[@]}" 2>&1 | tee "$out/parity_go.log" &&
+    { echo "== parity: PyTorch side"; "$python" "$here/parity.py" "$work/parity" --device "$device" | tee "$out/parity.md"; } ||
+    echo "== parity FAILED (see above); going on with training"
   cp "$work/parity/parity.json" "$out/" 2>/dev/null || true
   echo "   parity took $((SECONDS - start)) s"
 fi
@@ -73,7 +73,8 @@ if [[ $mode == all || $mode == train ]]; then
   [[ -d $work/run/latest ]] && resume=(-resume "$work/run/latest")
   "$gpt2" train -data "$work/data" -vocab "$work/vocab" -out "$work/run" -device "$device" -dtype bfloat16 \
     -batch 8 -seq 1024 -accum 1 -steps 3000 -warmup 100 -lr 6e-4 \
-    -eval-every 25 -eval-batches 6 -save-every 0 -max-time "${minutes}m" "${resume[@]}" "${train_flags[@]}" 2>&1 | tee -a "$out/train.log"
+    -eval-every 25 -eval-batches 6 -save-every 0 -max-time "${minutes}m" "${resume[@]}" "${train_flags[@]}" 2>&1 | tee -a "$out/train.log" ||
+    echo "== training FAILED (see above)"
   cp "$work/run/log.jsonl" "$work/run/loss.png" "$out/" 2>/dev/null || true
   echo "== samples"
   {

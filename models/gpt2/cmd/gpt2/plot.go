@@ -12,14 +12,15 @@ import (
 )
 
 // writePlot draws the run's training loss per step and its validation
-// losses into out/loss.png.
-func writePlot(out string, rs gpt2.RunState) error {
+// losses into out/loss.png; step is the run's current step.
+func writePlot(out string, rs gpt2.RunState, step int) error {
 	p := plot.New()
 	p.Title.Text = "GPT-2 loss"
 	p.X.Label.Text = "step"
 	p.Y.Label.Text = "cross-entropy (nats)"
 	p.Add(plotter.NewGrid())
-	first := rs.Step - len(rs.Losses) // the losses cover the last len(Losses) steps
+	p.Legend.Top = true
+	first := step - len(rs.Losses) // the losses are those of the steps up to step
 	tr := make(plotter.XYs, len(rs.Losses))
 	for i, l := range rs.Losses {
 		tr[i] = plotter.XY{X: float64(first + i + 1), Y: l}

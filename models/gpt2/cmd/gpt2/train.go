@@ -225,7 +225,7 @@ func train(args []string) error {
 			if err := save("interrupted"); err != nil {
 				return err
 			}
-			return writePlot(*out, rs)
+			return writePlot(*out, rs, tr.Step)
 		default:
 		}
 		t0 := time.Now()
@@ -268,7 +268,7 @@ func train(args []string) error {
 			break
 		}
 	}
-	if err := writePlot(*out, rs); err != nil {
+	if err := writePlot(*out, rs, tr.Step); err != nil {
 		return err
 	}
 	if tok != nil || c.VocabSize == 256 {
