@@ -13,7 +13,7 @@
 #   train.log log.jsonl loss.png   item 9: the progress lines, the per-step log, the loss curve
 #   hf_check.txt             the trained checkpoint read back by transformers: its val loss beside Go's
 #   samples.txt              samples from the trained checkpoint (batch 1 and batch 3)
-# `all` (the default) runs parity and then trains for TRAIN_MINUTES (default 6); `train` trains
+# `all` (the default) runs parity and then trains for TRAIN_MINUTES (default 5); `train` trains
 # only, resuming the run of an earlier call on the same machine (WORK/run/latest) when there is one.
 # WORK (default BUNDLE/../gpt2-work) keeps the unpacked files and the run between calls.
 # DEVICE=cpu and PARITY_FLAGS, TRAIN_FLAGS, SAMPLE_FLAGS (appended: later flags win) make a small
@@ -22,7 +22,7 @@ set -euo pipefail
 bundle=$(cd "${1:?usage: run_gpu.sh BUNDLE OUT [all|parity|train] [MINUTES]}" && pwd)
 out=${2:?usage: run_gpu.sh BUNDLE OUT [all|parity|train] [MINUTES]}
 mode=${3:-all}
-minutes=${4:-6}
+minutes=${4:-5}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=${WORK:-$bundle/../gpt2-work}
 python=${PYTHON:-python3}
