@@ -53,7 +53,10 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
 	var inBuf [8]ops.DType
 	inT := inBuf[:0]
-	for _, t := range inputs {
+	for i, t := range inputs {
+		if d := t.DType(); d < ops.Float32 || d > ops.BFloat16 {
+			return nil, nil, nil, c.errorf(ops.ErrDType, "input %d has dtype %v: fused chains compute on float32, float64, float16 or bfloat16", i, d)
+		}
 		inT = append(inT, t.DType())
 	}
 	shape, err := c.broadcast(inputs)

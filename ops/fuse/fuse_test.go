@@ -139,6 +139,11 @@ func TestErrors(t *testing.T) {
 			ops.ErrDType, []string{"Cast to"}},
 		{"dtype mix", func() error { _, err := add.Call(ctx, []*ops.Tensor{x, x64}); return err }(),
 			ops.ErrDType, []string{"fuse.add", "step 3 (Add)", "float32 and float64", "fuse.Cast"}},
+		{"int32", func() error {
+			i, _ := ops.FromInt32([]int32{1, 2, 3}, 3)
+			_, err := add.Call(ctx, []*ops.Tensor{x, i})
+			return err
+		}(), ops.ErrDType, []string{"fuse.add", "input 1 has dtype int32"}},
 		{"shape", func() error { _, err := add.Call(ctx, []*ops.Tensor{x, y4}); return err }(),
 			ops.ErrShape, []string{"input 1 has shape [4]", "does not broadcast with [3]"}},
 		{"count", func() error { _, err := add.Call(ctx, []*ops.Tensor{x}); return err }(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
@@ -101,7 +102,7 @@ func checkInPlace(op string, ts []*ops.Tensor, names []string, dtypes ...ops.DTy
 		} else if t.DType() != first.DType() {
 			return argErr(op, names[i], ops.ErrDType, "%s has dtype %v, expected %v (same as %s)", names[i], t.DType(), first.DType(), names[0])
 		}
-		if !equalInts(t.Shape(), first.Shape()) {
+		if !slices.Equal(t.Shape(), first.Shape()) {
 			return shapeErr(op, names[i], "%s has shape %v, expected %v (same as %s)", names[i], t.Shape(), first.Shape(), names[0])
 		}
 		if t.Device() != first.Device() {
@@ -142,14 +143,24 @@ func adamwSlices[T float32 | float64](p, g, m, v []T, s adamwScalars) {
 }
 
 // GradNorm returns the L2 norm of all the gradients together, √(Σ ‖g‖²), each ‖g‖ from ops.Norm
-// (summed in float64); nil gradients are skipped.
+// (summed in float64; 16-bit gradients widened to float32 first, so their norm is not rounded to
+// 16 bits); nil gradients are skipped.
 func GradNorm(ctx context.Context, grads []*ops.Tensor) (float64, error) {
 	var sum float64
 	for i, g := range grads {
 		if g == nil {
 			continue
 		}
-		n, err := ops.Norm(ctx, g.Detach())
+		g = g.Detach()
+		if g.DType() == ops.BFloat16 || g.DType() == ops.Float16 { // ops.Norm's result has the input's dtype
+			w, err := g.AsType(ctx, ops.Float32)
+			if err != nil {
+				return 0, fmt.Errorf("nn.GradNorm: grads[%d]: %w", i, err)
+			}
+			defer w.Free()
+			g = w
+		}
+		n, err := ops.Norm(ctx, g)
 		if err != nil {
 			return 0, fmt.Errorf("nn.GradNorm: grads[%d]: %w", i, err)
 		}

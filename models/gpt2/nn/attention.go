@@ -3,6 +3,7 @@ package nn
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
@@ -38,7 +39,7 @@ var attentionBackwardOp = ops.RegisterOp(ops.OpDef{
 		}
 		want := []int{d.B, d.T, d.C}
 		for i, name := range []string{"gradOut", "out"} {
-			if t := in[2*i]; !equalInts(t.Shape(), want) {
+			if t := in[2*i]; !slices.Equal(t.Shape(), want) {
 				return nil, shapeErr("", name, "%s has shape %v, expected %v", name, t.Shape(), want)
 			}
 		}
@@ -158,16 +159,4 @@ func attentionBackwardCPU(_ context.Context, out *ops.Tensor, in []*ops.Tensor, 
 	}
 	storeAll(out, dqkv)
 	return nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package nn
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
@@ -35,7 +36,7 @@ func CrossEntropy(ctx context.Context, logits, targets *ops.Tensor) (*ops.Tensor
 		if err := checkInt32(op, "targets", tg); err != nil {
 			return nil, nil, nil, err
 		}
-		if x.Dim() < 1 || !equalInts(tg.Shape(), x.Shape()[:x.Dim()-1]) {
+		if x.Dim() < 1 || !slices.Equal(tg.Shape(), x.Shape()[:x.Dim()-1]) {
 			return nil, nil, nil, shapeErr(op, "targets", "logits has shape %v and targets %v: expected logits [..., V] and targets [...] (logits' shape without its last dimension)", x.Shape(), tg.Shape())
 		}
 		d := ceDims{N: tg.Numel(), V: x.Shape()[x.Dim()-1]}

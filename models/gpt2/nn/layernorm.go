@@ -3,6 +3,7 @@ package nn
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
@@ -96,7 +97,7 @@ func layerNormBackward(ctx context.Context, g, x, w *ops.Tensor, eps float64) ([
 				return nil, nil, nil, err
 			}
 		}
-		if !sameShape(in[0], in[1]) {
+		if !slices.Equal(in[0].Shape(), in[1].Shape()) {
 			return nil, nil, nil, shapeErr(op, "gradOut", "gradOut has shape %v, expected %v (x's)", in[0].Shape(), in[1].Shape())
 		}
 		if grad {
@@ -148,17 +149,4 @@ func layerNormBackwardCPU(ctx context.Context, outs, in []*ops.Tensor, attr any)
 		db.set(i, sb[i])
 	}
 	return nil
-}
-
-func sameShape(a, b *ops.Tensor) bool {
-	sa, sb := a.Shape(), b.Shape()
-	if len(sa) != len(sb) {
-		return false
-	}
-	for i := range sa {
-		if sa[i] != sb[i] {
-			return false
-		}
-	}
-	return true
 }

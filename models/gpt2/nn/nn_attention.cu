@@ -163,13 +163,17 @@ __global__ void attention_dkv_kernel(T* dqkv, const acc_t<T>* stats, const T* g,
   }
 }
 
-// Blocks for rows warps, and the grid stride in rows.
-inline unsigned warp_blocks(long long rows, long long* stride) {
-  long long b = (rows + kWarps - 1) / kWarps;
+// The launch of d's kernels: one warp per row (rows of them), blocks of kWarps warps, the grid
+// stride in rows. False when the head size is too large or there is no head.
+inline bool plan(const Dims& d, long long* rows, unsigned* blocks, long long* stride) {
+  if (d.D > 32 * kMaxPer || d.H <= 0) return false;
+  *rows = d.B * d.H * d.T;
+  long long b = (*rows + kWarps - 1) / kWarps;
   if (b < 1) b = 1;
   if (b > (1 << 20)) b = 1 << 20;
   *stride = b * kWarps;
-  return (unsigned)b;
+  *blocks = (unsigned)b;
+  return true;
 }
 
 }  // namespace
@@ -180,13 +184,12 @@ using namespace nn;
 extern "C" int nn_attention_forward(nn_ptr stream, int device, int dtype, nn_ptr out, nn_ptr qkv,
                                     long long B, long long T, long long H, long long D) {
   NN_ENTER(device);
-  if (D > 32 * kMaxPer || H <= 0) return (int)cudaErrorInvalidValue;
-  const long long rows = B * H * T;
+  const Dims d{B, T, H, D, H * D};
+  long long rows, stride;
+  unsigned blocks;
+  if (!plan(d, &rows, &blocks, &stride)) return (int)cudaErrorInvalidValue;
   if (rows == 0 || D == 0) return 0;
   cudaStream_t s = as_stream(stream);
-  const Dims d{B, T, H, D, H * D};
-  long long stride;
-  const unsigned blocks = warp_blocks(rows, &stride);
 #define LAUNCH(Ty) \
   attention_forward_kernel<Ty><<<blocks, 32 * kWarps, 0, s>>>((Ty*)out, (const Ty*)qkv, d, rows, stride)
   NN_DISPATCH(dtype, LAUNCH)
@@ -198,13 +201,12 @@ extern "C" int nn_attention_backward(nn_ptr stream, int device, int dtype, nn_pt
                                      nn_ptr qkv, nn_ptr out, nn_ptr stats, long long B, long long T,
                                      long long H, long long D) {
   NN_ENTER(device);
-  if (D > 32 * kMaxPer || H <= 0) return (int)cudaErrorInvalidValue;
-  const long long rows = B * H * T;
+  const Dims d{B, T, H, D, H * D};
+  long long rows, stride;
+  unsigned blocks;
+  if (!plan(d, &rows, &blocks, &stride)) return (int)cudaErrorInvalidValue;
   if (rows == 0 || D == 0) return 0;
   cudaStream_t s = as_stream(stream);
-  const Dims d{B, T, H, D, H * D};
-  long long stride;
-  const unsigned blocks = warp_blocks(rows, &stride);
 #define LAUNCH(Ty)                                                                                 \
   do {                                                                                             \
     attention_dq_kernel<Ty><<<blocks, 32 * kWarps, 0, s>>>((Ty*)dqkv, (acc_t<Ty>*)stats,           \

@@ -46,25 +46,34 @@ __global__ void embedding_wpe_kernel(T* dwpe, const T* g, long long B, long long
 }
 
 // dwte[v, c] = sum of g[r, c] over the positions r whose token is v, in position order: each
-// block scans the tokens through shared memory for its vocabulary row.
-constexpr int kTokChunk = 1024;
+// block takes vocabulary rows; per chunk of blockDim.x positions it lists the matching ones in
+// shared memory (warp ballots, in order), then each thread adds their g to its column.
 template <typename T>
 __global__ void embedding_wte_kernel(T* dwte, const T* g, const int32_t* tokens, long long N,
                                      long long C, long long V) {
-  __shared__ int32_t tok[kTokChunk];
+  __shared__ int match[1024];
+  __shared__ int counts[32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   for (long long v = blockIdx.x; v < V; v += gridDim.x) {
     for (long long c0 = 0; c0 < C; c0 += blockDim.x) {
       const long long c = c0 + threadIdx.x;
       acc_t<T> s = 0;
-      for (long long base = 0; base < N; base += kTokChunk) {
-        const long long n = N - base < kTokChunk ? N - base : kTokChunk;
+      for (long long base = 0; base < N; base += blockDim.x) {
+        const long long r = base + threadIdx.x;
+        const bool hit = r < N && tokens[r] == v;
+        const unsigned ballot = __ballot_sync(0xffffffffu, hit);
+        __syncthreads();  // the previous chunk's list has been read
+        if (lane == 0) counts[warp] = __popc(ballot);
         __syncthreads();
-        for (long long i = threadIdx.x; i < n; i += blockDim.x) tok[i] = tokens[base + i];
+        int offset = __popc(ballot & ((1u << lane) - 1u)), total = 0;
+        for (int w = 0; w < warps; w++) {
+          if (w < warp) offset += counts[w];
+          total += counts[w];
+        }
+        if (hit) match[offset] = (int)threadIdx.x;
         __syncthreads();
         if (c < C) {
-          for (long long i = 0; i < n; i++) {
-            if (tok[i] == v) s += load(g, (base + i) * C + c);
-          }
+          for (int i = 0; i < total; i++) s += load(g, (base + match[i]) * C + c);
         }
       }
       if (c < C) store(dwte, v * C + c, s);
