@@ -56,23 +56,11 @@ func Write(path string, tokens []int32) error {
 // header with another magic number or version, and a file shorter or longer
 // than its header says are errors naming the file and what was found.
 func Read(path string) ([]int32, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("shard: %w", err)
-	}
-	defer f.Close()
-	n, err := readHeader(path, f)
+	f, n, err := open(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("shard %s: %w", path, err)
-	}
-	if want := int64(HeaderBytes) + 2*int64(n); st.Size() != want {
-		return nil, fmt.Errorf("shard %s: %w: header says %d tokens (%d bytes in all), the file has %d bytes (truncated or not a shard)",
-			path, ErrFormat, n, want, st.Size())
-	}
+	defer f.Close()
 	raw := make([]byte, 2*n)
 	if _, err := io.ReadFull(f, raw); err != nil {
 		return nil, fmt.Errorf("shard %s: reading %d tokens: %w", path, n, err)
@@ -87,24 +75,36 @@ func Read(path string) ([]int32, error) {
 // Count returns the number of tokens the shard at path holds, reading only
 // its header (and checking the file's size against it).
 func Count(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, fmt.Errorf("shard: %w", err)
-	}
-	defer f.Close()
-	n, err := readHeader(path, f)
+	f, n, err := open(path)
 	if err != nil {
 		return 0, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("shard %s: %w", path, err)
-	}
-	if want := int64(HeaderBytes) + 2*int64(n); st.Size() != want {
-		return 0, fmt.Errorf("shard %s: %w: header says %d tokens (%d bytes in all), the file has %d bytes (truncated or not a shard)",
-			path, ErrFormat, n, want, st.Size())
-	}
+	f.Close()
 	return n, nil
+}
+
+// open opens a shard, checks its header and size, and returns the file
+// positioned at the first token and the number of tokens.
+func open(path string) (*os.File, int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("shard: %w", err)
+	}
+	n, err := readHeader(path, f)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = f.Stat(); err != nil {
+			err = fmt.Errorf("shard %s: %w", path, err)
+		} else if want := int64(HeaderBytes) + 2*int64(n); st.Size() != want {
+			err = fmt.Errorf("shard %s: %w: header says %d tokens (%d bytes in all), the file has %d bytes (truncated or not a shard)",
+				path, ErrFormat, n, want, st.Size())
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, n, nil
 }
 
 func readHeader(path string, r io.Reader) (int, error) {
