@@ -9,7 +9,7 @@ import (
 )
 
 // ChainOp is the op every chain is called through: an ops.MultiOp whose
-// kernels get the call's *Launch as their attr. Its CPU kernel is this
+// kernels get the call's *Launch. Its CPU kernel is this
 // package's; a device package registers its own on it (ops/fuse/fusecuda,
 // imported, the CUDA kernel), as ops/cuda registers the built-in ops'.
 var ChainOp = ops.RegisterMultiOp("fuse.Chain", runCPU)
@@ -39,7 +39,7 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 	if len(inputs) != c.nIn || len(scalars) != c.nArg {
 		return nil, c.errorf(ops.ErrArg, "got %d tensor inputs and %d scalar arguments, expected %d and %d", len(inputs), len(scalars), c.nIn, c.nArg)
 	}
-	outs, err := ChainOp.Call(ctx, "fuse."+c.name, inputs, func(in []*ops.Tensor, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
+	outs, err := ChainOp.Call(ctx, "fuse."+c.name, inputs, func(in []*ops.Tensor, grad bool) ([]ops.Output, *Launch, ops.FuncBackward, error) {
 		return c.prepare(in, scalars, grad)
 	})
 	if err != nil && errors.Is(err, ops.ErrNoKernel) && inputs[0].Device().Type != ops.DeviceCPU {
@@ -50,7 +50,7 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 
 // prepare types and plans a call on checked inputs: the outputs, the
 // Launch its kernel gets and, with grad, its backward.
-func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
+func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]ops.Output, *Launch, ops.FuncBackward, error) {
 	var inBuf [8]ops.DType
 	inT := inBuf[:0]
 	for _, t := range inputs {

@@ -92,8 +92,7 @@ func writer(t *ops.Tensor) (func(i int, v float64), error) {
 
 // runCPU computes a launch on the CPU: the MultiKernel of ChainOp for the
 // CPU.
-func runCPU(_ context.Context, outs, in []*ops.Tensor, attr any) error {
-	l := attr.(*Launch)
+func runCPU(_ context.Context, outs, in []*ops.Tensor, l *Launch) error {
 	s := l.Spec
 	c := s.Chain
 	for _, st := range c.steps {

@@ -3,7 +3,6 @@ package fuse
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 )
@@ -42,7 +41,8 @@ func (l LayoutClass) String() string {
 
 // Spec is a chain specialized for its inputs' dtypes and a layout class:
 // what one generated kernel computes. Device kernels (ops/fuse/fusecuda)
-// compile Source once per Key and architecture.
+// compile Source once per Key and architecture, and keep what they
+// compiled themselves.
 type Spec struct {
 	Chain     *Chain
 	Key       string // the chain's structure, dtypes, layout class, vector width, rank, index width
@@ -57,9 +57,6 @@ type Spec struct {
 	// Linear class: what a device kernel runs when the storage turns out
 	// not to be aligned to a vector.
 	Linear *Spec
-	// Kernels holds a device kernel's own data for the spec (its loaded
-	// kernel per device, ...), released with the spec; fuse does not use it.
-	Kernels sync.Map
 
 	stepType []ops.DType // each step's dtype (weak for scalar-only steps)
 	source   string
@@ -74,7 +71,7 @@ func (s *Spec) compute64(i int) bool {
 	return d == weak || d == ops.Float64
 }
 
-// Launch is one call of a spec: the attr a kernel of ChainOp gets with the
+// Launch is one call of a spec: the argument a kernel of ChainOp gets with the
 // call's outputs (contiguous, fresh) and inputs.
 type Launch struct {
 	Spec    *Spec

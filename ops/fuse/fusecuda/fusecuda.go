@@ -37,21 +37,20 @@ func init() { fuse.ChainOp.RegisterKernel(ops.DeviceCUDA, run) }
 // maxBlocks caps the grid of kernels with 64-bit indices (they loop).
 const maxBlocks = 1 << 20
 
-// programs holds one program per spec key: a kernel is compiled and loaded
-// once per device however many chains and goroutines ask. Chains of one
-// structure under other names share the key, and the kernel of the spec that
-// came first: its entry name is the one in the module.
+// programs holds one program per spec key, the one cache of the compiled
+// kernels: a kernel is compiled and loaded once per device however many
+// chains and goroutines ask. Chains of one structure under other names
+// share the key, and the kernel of the spec that came first: its entry
+// name is the one in the module.
 var programs sync.Map // string -> *program
 
-// program is a key's kernel: the module, compiled and loaded lazily, and
-// the name of its entry.
+// program is a key's kernel: the module, compiled and loaded lazily per
+// device, the name of its entry and the kernels loaded so far.
 type program struct {
-	lazy  *jitload.Lazy
-	entry string
+	lazy    *jitload.Lazy
+	entry   string
+	kernels sync.Map // device index -> *cumodule.Kernel
 }
-
-// counted holds the modules already added to the stats.
-var counted sync.Map // *jitload.Module -> struct{}
 
 // Stats counts what this process did to get fused kernels.
 type Stats struct {
@@ -76,21 +75,23 @@ func ReadStats() Stats {
 // jit.DefaultCache(). Set it before the first call.
 var Cache *jit.Cache
 
-// kernel returns the loaded kernel of spec s on device dev (kept in
-// s.Kernels by device), compiling and loading it once however many
-// goroutines ask; a failure is not kept.
+// kernel returns the loaded kernel of spec s on device dev, compiling and
+// loading it once however many goroutines ask; a failure is not kept.
 func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
-	if k, ok := s.Kernels.Load(dev); ok {
+	v, ok := programs.Load(s.Key)
+	if !ok {
+		v, _ = programs.LoadOrStore(s.Key, &program{
+			lazy: &jitload.Lazy{
+				Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source(), Options: s.CompileOptions()},
+				Options: jitload.Options{Cache: Cache},
+			},
+			entry: s.Entry,
+		})
+	}
+	p := v.(*program)
+	if k, ok := p.kernels.Load(dev); ok {
 		return k.(*cumodule.Kernel), nil
 	}
-	v, _ := programs.LoadOrStore(s.Key, &program{
-		lazy: &jitload.Lazy{
-			Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source(), Options: s.CompileOptions()},
-			Options: jitload.Options{Cache: Cache},
-		},
-		entry: s.Entry,
-	})
-	p := v.(*program)
 	m, err := p.lazy.Module(dev)
 	if err != nil {
 		var ce *jit.CompileError
@@ -99,21 +100,22 @@ func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
 		}
 		return nil, fmt.Errorf("loading the kernel %s: %w", s.Entry, err)
 	}
-	if _, seen := counted.LoadOrStore(m, struct{}{}); !seen {
-		took, fromDisk := m.Loaded()
-		stats.Lock()
-		stats.s.Loads++
-		stats.s.LoadTime += took
-		if fromDisk {
-			stats.s.Hits++
-		}
-		stats.Unlock()
-	}
 	k, err := m.Kernel(p.entry)
 	if err != nil {
 		return nil, err
 	}
-	s.Kernels.Store(dev, k)
+	if got, loaded := p.kernels.LoadOrStore(dev, k); loaded {
+		return got.(*cumodule.Kernel), nil
+	}
+	// The first to store the device's kernel counts its module's load.
+	took, fromDisk := m.Loaded()
+	stats.Lock()
+	stats.s.Loads++
+	stats.s.LoadTime += took
+	if fromDisk {
+		stats.s.Hits++
+	}
+	stats.Unlock()
 	return k, nil
 }
 
@@ -138,8 +140,7 @@ func aligned(ptrs []uintptr, ts []*ops.Tensor, vec int) bool {
 // run is fuse.ChainOp's CUDA kernel: one launch of the call's spec with
 // the outputs, the inputs (at their offsets), n, the scalars, and for the
 // Strided class the dimensions and strides.
-func run(ctx context.Context, outs, in []*ops.Tensor, attr any) error {
-	l := attr.(*fuse.Launch)
+func run(ctx context.Context, outs, in []*ops.Tensor, l *fuse.Launch) error {
 	if l.N == 0 {
 		return nil
 	}
