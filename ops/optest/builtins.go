@@ -91,6 +91,7 @@ func Builtins() []Spec {
 				return Values{Shape: []int{}, Data: []float64{math.Sqrt(s)}}
 			}},
 		{Name: "NormBackward", Shapes: normBw, GradShapes: [][]int{{}, {3, 4}, {}}, NoGrad: true,
+			Lo: 0.5, Hi: 2, // the norm away from 0
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return backward.Norm(ctx, in[0], in[1], in[2])
 			},

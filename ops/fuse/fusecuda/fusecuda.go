@@ -1,5 +1,6 @@
 // Package fusecuda runs the fused chains of package ops/fuse on CUDA
-// devices; importing it registers the CUDA kernel of fuse.ChainOp, like a
+// devices; importing it registers the CUDA kernel of driver.ChainOp
+// (package ops/fuse/driver, the contract of fuse's devices), like a
 // database/sql driver:
 //
 //	import _ "github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusecuda"
@@ -29,10 +30,10 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 )
 
-func init() { fuse.ChainOp.RegisterKernel(ops.DeviceCUDA, run) }
+func init() { driver.ChainOp.RegisterKernel(ops.DeviceCUDA, run) }
 
 // maxBlocks caps the grid of kernels with 64-bit indices (they loop).
 const maxBlocks = 1 << 20
@@ -77,12 +78,12 @@ var Cache *jit.Cache
 
 // kernel returns the loaded kernel of spec s on device dev, compiling and
 // loading it once however many goroutines ask; a failure is not kept.
-func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
+func kernel(s *driver.Spec, dev int) (*cumodule.Kernel, error) {
 	v, ok := programs.Load(s.Key)
 	if !ok {
 		v, _ = programs.LoadOrStore(s.Key, &program{
 			lazy: &jitload.Lazy{
-				Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source(), Options: s.CompileOptions()},
+				Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source, Options: s.Options},
 				Options: jitload.Options{Cache: Cache},
 			},
 			entry: s.Entry,
@@ -121,7 +122,7 @@ func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
 
 // Prepare compiles and loads the kernel of spec s on CUDA device dev
 // ahead of its first call (before a graph capture, or to time it).
-func Prepare(s *fuse.Spec, dev int) error {
+func Prepare(s *driver.Spec, dev int) error {
 	_, err := kernel(s, dev)
 	return err
 }
@@ -137,10 +138,10 @@ func aligned(ptrs []uintptr, ts []*ops.Tensor, vec int) bool {
 	return true
 }
 
-// run is fuse.ChainOp's CUDA kernel: one launch of the call's spec with
+// run is driver.ChainOp's CUDA kernel: one launch of the call's spec with
 // the outputs, the inputs (at their offsets), n, the scalars, and for the
 // Strided class the dimensions and strides.
-func run(ctx context.Context, outs, in []*ops.Tensor, l *fuse.Launch) error {
+func run(ctx context.Context, outs, in []*ops.Tensor, l *driver.Launch) error {
 	if l.N == 0 {
 		return nil
 	}
@@ -152,7 +153,7 @@ func run(ctx context.Context, outs, in []*ops.Tensor, l *fuse.Launch) error {
 	if err != nil {
 		return err
 	}
-	if s.Layout == fuse.Vector && !aligned(ln.Ptr, ts, s.VecWidth) {
+	if s.Layout == driver.Vector && !aligned(ln.Ptr, ts, s.VecWidth) {
 		// The spec assumed storage aligned to a vector; it is not: one
 		// element per thread instead.
 		s = s.Linear
@@ -173,7 +174,7 @@ func run(ctx context.Context, outs, in []*ops.Tensor, l *fuse.Launch) error {
 	for _, v := range l.Args {
 		params = append(params, math.Float64bits(v))
 	}
-	if s.Layout == fuse.Strided {
+	if s.Layout == driver.Strided {
 		for _, d := range l.Dims {
 			params = append(params, uint64(d))
 		}
@@ -184,12 +185,12 @@ func run(ctx context.Context, outs, in []*ops.Tensor, l *fuse.Launch) error {
 		}
 	}
 	items := l.N
-	if s.Layout == fuse.Vector {
+	if s.Layout == driver.Vector {
 		items = l.N / s.VecWidth
 	}
-	blocks := max((items+fuse.Threads-1)/fuse.Threads, 1)
+	blocks := max((items+driver.Threads-1)/driver.Threads, 1)
 	if s.Index64 {
 		blocks = min(blocks, maxBlocks)
 	}
-	return k.LaunchWith(ln, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: fuse.Threads}, 0, params)
+	return k.LaunchWith(ln, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: driver.Threads}, 0, params)
 }
