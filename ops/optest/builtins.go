@@ -51,37 +51,38 @@ func Builtins() []Spec {
 	for _, c := range ElementwiseShapes(1) {
 		normBw = append(normBw, [][]int{{}, c[0], {}})
 	}
+	b := &ops.Builtin
 	narrow := [][][]int{{{0, 5}}, {{1, 1}}, {{7, 5}}, {{4, 5, 6}}, {{4, 0, 6}}, {{33, 65}}}
 	specs := []Spec{
-		{Name: "AddScalar", Shapes: elem(1),
+		{Name: b.AddScalar.Name(), Shapes: elem(1),
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return ops.AddScalar(ctx, in[0], 0.75)
 			},
 			Ref: Elementwise(func(v []float64) float64 { return v[0] + 0.75 })},
-		{Name: "Scale", Shapes: elem(1),
+		{Name: b.Scale.Name(), Shapes: elem(1),
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.Scale(ctx, in[0], -1.5) },
 			Ref:  Elementwise(func(v []float64) float64 { return -1.5 * v[0] })},
-		{Name: "Axpby", Shapes: elem(2),
+		{Name: b.Axpby.Name(), Shapes: elem(2),
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return ops.Axpby(ctx, 2, in[0], -0.5, in[1])
 			},
 			Ref: Elementwise(func(v []float64) float64 { return 2*v[0] - 0.5*v[1] })},
-		{Name: "Polynomial", Shapes: elem(1),
+		{Name: b.Polynomial.Name(), Shapes: elem(1),
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return ops.Polynomial(ctx, in[0], 0.5, -1, 2, 0.25)
 			},
 			Ref: Elementwise(func(v []float64) float64 { x := v[0]; return 0.5*x*x*x - x*x + 2*x + 0.25 })},
-		{Name: "PolynomialBackward", Shapes: elem(2), NoGrad: true,
+		{Name: b.PolynomialBackward.Name(), Shapes: elem(2), NoGrad: true,
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return backward.Polynomial(ctx, in[0], in[1], 0.5, -1, 2)
 			},
 			Ref: Elementwise(func(v []float64) float64 { x := v[1]; return v[0] * (1.5*x*x - 2*x + 2) })},
-		{Name: "Contiguous", Shapes: elem(1), // the op itself: Tensor.Contiguous returns a contiguous input as it is
+		{Name: b.Contiguous.Name(), Shapes: elem(1), // the op itself: Tensor.Contiguous returns a contiguous input as it is
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-				return ops.Builtin.Contiguous.Call(ctx, in, ops.Args{})
+				return b.Contiguous.Call(ctx, in, ops.Args{})
 			},
 			Ref: Elementwise(func(v []float64) float64 { return v[0] })},
-		{Name: "Norm", Shapes: elem(1),
+		{Name: b.Norm.Name(), Shapes: elem(1),
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.Norm(ctx, in[0]) },
 			Ref: func(in []Values) Values {
 				s := 0.0
@@ -90,7 +91,7 @@ func Builtins() []Spec {
 				}
 				return Values{Shape: []int{}, Data: []float64{math.Sqrt(s)}}
 			}},
-		{Name: "NormBackward", Shapes: normBw, GradShapes: [][]int{{}, {3, 4}, {}}, NoGrad: true,
+		{Name: b.NormBackward.Name(), Shapes: normBw, GradShapes: [][]int{{}, {3, 4}, {}}, NoGrad: true,
 			Lo: 0.5, Hi: 2, // the norm away from 0
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return backward.Norm(ctx, in[0], in[1], in[2])
@@ -105,7 +106,7 @@ func Builtins() []Spec {
 				}
 				return out
 			}},
-		{Name: "NarrowBackward", Shapes: narrow, GradShapes: [][]int{{3, 4}}, NoGrad: true,
+		{Name: b.NarrowBackward.Name(), Shapes: narrow, GradShapes: [][]int{{3, 4}}, NoGrad: true,
 			// gradOut's dim 1 placed at 2 in a dim of 5 more elements.
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				if in[0] == nil || in[0].Dim() < 2 {
@@ -114,20 +115,20 @@ func Builtins() []Spec {
 				return backward.Narrow(ctx, in[0], 1, 2, in[0].Shape()[1]+5)
 			},
 			Ref: narrowBackwardRef},
-		{Name: "RowSoftmax", Shapes: rows, GradShapes: [][]int{{3, 5}}, Lo: -4, Hi: 4,
+		{Name: b.RowSoftmax.Name(), Shapes: rows, GradShapes: [][]int{{3, 5}}, Lo: -4, Hi: 4,
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.RowSoftmax(ctx, in[0]) },
 			Ref:  rowSoftmaxRef},
-		{Name: "RowSoftmaxBackward", Shapes: withSecond(rows), GradShapes: [][]int{{3, 5}, {3, 5}}, NoGrad: true,
+		{Name: b.RowSoftmaxBackward.Name(), Shapes: withSecond(rows), GradShapes: [][]int{{3, 5}, {3, 5}}, NoGrad: true,
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 				return backward.RowSoftmax(ctx, in[0], in[1])
 			},
 			Ref: rowSoftmaxBackwardRef},
-		{Name: "MatMul", Shapes: MatMulShapes, GradShapes: [][]int{{3, 4}, {4, 2}}, Tol: MatMulTolerance,
+		{Name: b.MatMul.Name(), Shapes: MatMulShapes, GradShapes: [][]int{{3, 4}, {4, 2}}, Tol: MatMulTolerance,
 			Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.MatMul(ctx, in[0], in[1]) },
 			Ref:  MatMul},
 	}
 	for _, to := range AllDTypes {
-		specs = append(specs, Spec{Name: fmt.Sprintf("AsType(%v)", to), Shapes: elem(1),
+		specs = append(specs, Spec{Name: fmt.Sprintf("%s(%v)", b.AsType.Name(), to), Shapes: elem(1),
 			// Only to float64 is the output exact enough for GradCheck's differences.
 			NoGrad: to != ops.Float64,
 			Call:   func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return in[0].AsType(ctx, to) },
