@@ -5,7 +5,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -52,11 +51,7 @@ func (r *runner) prepare(op string, shape []int) (call, error) {
 	}
 	switch op {
 	case OpCopy:
-		contiguous := ops.LookupOp("Contiguous")
-		if contiguous == nil {
-			return call{}, errors.New("ops has no Contiguous op")
-		}
-		return one(func() (*ops.Tensor, error) { return contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{}) }), nil
+		return one(func() (*ops.Tensor, error) { return ops.Builtin.Contiguous.Call(ctx, []*ops.Tensor{x}, ops.Args{}) }), nil
 	case OpAddScalar:
 		return one(func() (*ops.Tensor, error) { return ops.AddScalar(ctx, x, AddScalarS) }), nil
 	case OpAxpby:

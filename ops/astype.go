@@ -5,13 +5,11 @@ import (
 	"slices"
 )
 
-// asTypeOp converts its input to the dtype of its argument. Backends
+// Builtin.AsType converts its input to the dtype of its argument. Backends
 // convert on their device with an "AsType" kernel; without one, AsType
 // goes through host memory.
-var asTypeOp *Op
-
 func init() {
-	asTypeOp = registerBuiltin(OpDef{
+	Builtin.AsType = registerBuiltin(OpDef{
 		Name: "AsType",
 		Args: []Arg{{"x", KindTensor}, {"dtype", KindDType}},
 		Shape: func(in []*Tensor, args Args) ([]int, error) {
@@ -41,7 +39,7 @@ func init() {
 // AsType for autograd: its gradient is the incoming gradient converted
 // back to t's dtype.
 func (t *Tensor) AsType(ctx context.Context, dtype DType) (*Tensor, error) {
-	const op = "AsType"
+	op := Builtin.AsType.Name()
 	if err := checkCtx(op, ctx); err != nil {
 		return nil, err
 	}
@@ -55,14 +53,14 @@ func (t *Tensor) AsType(ctx context.Context, dtype DType) (*Tensor, error) {
 		return t, nil
 	}
 	args := Args{DTypes: []DType{dtype}}
-	if hasKernel(asTypeOp, t.device.Type) {
-		return asTypeOp.Call(ctx, []*Tensor{t}, args)
+	if hasKernel(Builtin.AsType, t.device.Type) {
+		return Builtin.AsType.Call(ctx, []*Tensor{t}, args)
 	}
 	h, release, err := t.hostView(op)
 	if err != nil {
 		return nil, err
 	}
-	out, err := asTypeOp.call(ctx, op, []*Tensor{h}, args, false)
+	out, err := Builtin.AsType.call(ctx, op, []*Tensor{h}, args, false)
 	release()
 	if err != nil {
 		return nil, err

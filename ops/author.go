@@ -45,7 +45,7 @@ func contiguousAll(ctx context.Context, ts []*Tensor) (out []*Tensor, release fu
 			out[i] = t
 			continue
 		}
-		c, err := contiguousOp.call(ctx, "Contiguous", []*Tensor{t}, Args{}, false)
+		c, err := Builtin.Contiguous.call(ctx, Builtin.Contiguous.Name(), []*Tensor{t}, Args{}, false)
 		if err != nil {
 			release()
 			return nil, nil, err

@@ -372,7 +372,7 @@ func (n *node) sumGrads(ctx context.Context, op string, a, b *Tensor) (*Tensor, 
 	if n.ctx != nil {
 		ctx = n.ctx
 	}
-	return axpbyOp.call(ctx, op, []*Tensor{a, b}, Args{Floats: []float64{1, 1}}, false)
+	return Builtin.Axpby.call(ctx, op, []*Tensor{a, b}, Args{Floats: []float64{1, 1}}, false)
 }
 
 // vertex is a vertex of the graph Backward walks: a node, or a leaf that
@@ -434,7 +434,7 @@ func (t *Tensor) accumulateGrad(ctx context.Context, g *Tensor, own *gradOwner) 
 	if t.grad == nil {
 		sum, err = copyTensor(ctx, "Backward", g, false)
 	} else {
-		sum, err = axpbyOp.call(ctx, "Backward", []*Tensor{t.grad, g}, Args{Floats: []float64{1, 1}}, false)
+		sum, err = Builtin.Axpby.call(ctx, "Backward", []*Tensor{t.grad, g}, Args{Floats: []float64{1, 1}}, false)
 	}
 	if err != nil {
 		return err

@@ -49,7 +49,7 @@ func TestCallErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := addScalarOp.Call(nil, []*Tensor{x}, Args{Floats: []float64{1}}); !errors.Is(err, ErrArg) {
+	if _, err := Builtin.AddScalar.Call(nil, []*Tensor{x}, Args{Floats: []float64{1}}); !errors.Is(err, ErrArg) {
 		t.Errorf("Call(nil) = %v, want ErrArg", err)
 	}
 	xd, err := x.To(context.Background(), CUDA(0))

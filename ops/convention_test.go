@@ -17,7 +17,7 @@ func TestNilContext(t *testing.T) {
 	var nilCtx context.Context
 	for name, f := range map[string]func() error{
 		"AddScalar":  func() error { _, err := AddScalar(nilCtx, x, 1); return err },
-		"Op.Call":    func() error { _, err := matMulOp.Call(nilCtx, []*Tensor{x, x}, Args{}); return err },
+		"Op.Call":    func() error { _, err := Builtin.MatMul.Call(nilCtx, []*Tensor{x, x}, Args{}); return err },
 		"To":         func() error { _, err := x.To(nilCtx, CUDA(0)); return err },
 		"Contiguous": func() error { _, err := x.Contiguous(nilCtx); return err },
 		"AsType":     func() error { _, err := x.AsType(nilCtx, Float32); return err },
@@ -41,9 +41,9 @@ func TestTypedArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = addScalarOp.Call(ctx, []*Tensor{x}, Args{Ints: []int{1}})
+	_, err = Builtin.AddScalar.Call(ctx, []*Tensor{x}, Args{Ints: []int{1}})
 	wantErr(t, "ints for floats", err, ErrArg, "ops.AddScalar: got 1 tensor and 1 int arguments, expected tensors [x] and floats (Args.Floats) [s]")
-	_, err = narrowBackwardOp.Call(ctx, []*Tensor{x}, Args{Ints: []int{1, 0}})
+	_, err = Builtin.NarrowBackward.Call(ctx, []*Tensor{x}, Args{Ints: []int{1, 0}})
 	wantErr(t, "too few ints", err, ErrArg, "ops.NarrowBackward: got 1 tensor and 2 int arguments, expected tensors [gradOut] and ints (Args.Ints) [dim start size]")
 	_, err = narrowBackward(ctx, x, 2, 0, 5)
 	wantErr(t, "dim out of range", err, ErrArg, "ops.NarrowBackward: dim is 2, expected a dimension in [0, 2)")
@@ -57,13 +57,13 @@ func TestTypedArgs(t *testing.T) {
 		t.Errorf("NarrowBackward(ones [2 3], 1, 2, 5) = %v %v", y, got)
 	}
 	// AsType is an op like the others: its output takes the dtype of its argument.
-	h, err := asTypeOp.Call(ctx, []*Tensor{x}, Args{DTypes: []DType{Float16}})
+	h, err := Builtin.AsType.Call(ctx, []*Tensor{x}, Args{DTypes: []DType{Float16}})
 	if err != nil || h.DType() != Float16 {
 		t.Fatalf("AsType through Op.Call = %v, %v; want a float16 tensor", h, err)
 	}
-	_, err = asTypeOp.Call(ctx, []*Tensor{x}, Args{DTypes: []DType{DType(9)}})
+	_, err = Builtin.AsType.Call(ctx, []*Tensor{x}, Args{DTypes: []DType{DType(9)}})
 	wantErr(t, "bad dtype", err, ErrDType, "ops.AsType: dtype DType(9) is not supported")
-	if LookupOp("AsType") != asTypeOp || !slices.Contains(BuiltinOps(), "AsType") {
+	if LookupOp("AsType") != Builtin.AsType || !slices.Contains(BuiltinOps(), Builtin.AsType) {
 		t.Error("AsType is not a registered built-in op")
 	}
 }

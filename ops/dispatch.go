@@ -26,11 +26,14 @@ type dispatch struct {
 	args Args
 	opK  Kernel
 
-	multi   *MultiOp
-	prepare func(in []*Tensor, grad bool) ([]Output, any, FuncBackward, error)
-	attr    any
+	multi   multiOp
+	prepare func(in []*Tensor, grad bool) ([]Output, FuncBackward, error) // sets the call's argument
 	bw      FuncBackward
-	multiK  MultiKernel
+}
+
+// multiOp is what the dispatcher needs of a MultiOp of any argument type.
+type multiOp interface {
+	hasKernel(dt DeviceType) bool // called under registry.mu
 }
 
 // Output is the shape and dtype of one output of a MultiOp call.
@@ -78,13 +81,15 @@ func (d *dispatch) checked(buf []Output) ([]Output, error) {
 	}
 	d.dev = d.ts[0].device
 	registry.mu.RLock()
+	found := false
 	if d.op != nil {
 		d.opK = registry.kernels[d.op][d.dev.Type]
+		found = d.opK != nil
 	} else {
-		d.multiK = registry.multiKernels[d.multi][d.dev.Type]
+		found = d.multi.hasKernel(d.dev.Type)
 	}
 	registry.mu.RUnlock()
-	if d.opK == nil && d.multiK == nil {
+	if !found {
 		return nil, opErr(d.name, "", ErrNoKernel, "no kernel registered for device %v (have: %v)", d.dev, d.devices())
 	}
 	return specs, nil
@@ -122,7 +127,7 @@ func freeAll(ts []*Tensor) {
 
 // outputs returns the outputs' shapes and dtypes, appended to buf: the
 // op's shape and dtype rules, or the MultiOp call's prepare (which also
-// sets d.attr and d.bw). The tensors are checked and pinned.
+// sets the call's argument and d.bw). The tensors are checked and pinned.
 func (d *dispatch) outputs(buf []Output) ([]Output, error) {
 	name, ts := d.name, d.ts
 	if o := d.op; o != nil {
@@ -132,21 +137,21 @@ func (d *dispatch) outputs(buf []Output) ([]Output, error) {
 		}
 		dtype := ts[0].dtype
 		if o.def.DType != nil {
-			if dtype = o.def.DType(ts, d.args); !dtype.valid() || (!dtype.isFloat() && o != contiguousOp) {
+			if dtype = o.def.DType(ts, d.args); !dtype.valid() || (!dtype.isFloat() && o != Builtin.Contiguous) {
 				return nil, opErr(name, "", ErrDType, "the output dtype %v is not supported, expected float32, float64, float16 or bfloat16", dtype)
 			}
 		}
 		return append(buf, Output{Shape: shape, DType: dtype}), nil
 	}
 	grad := anyRequiresGrad(ts)
-	outs, attr, bw, err := d.prepare(ts, grad)
+	outs, bw, err := d.prepare(ts, grad)
 	if err != nil {
 		return nil, err
 	}
 	if bw == nil && grad {
 		return nil, opErr(name, "", ErrGrad, "backward is not implemented")
 	}
-	d.attr, d.bw = attr, bw
+	d.bw = bw
 	for i, s := range outs {
 		if !s.DType.valid() {
 			return nil, opErr(name, "", ErrDType, "output %d has dtype %v, expected float32, float64, float16, bfloat16 or int32", i, s.DType)
@@ -168,8 +173,7 @@ func (d *dispatch) devices() []string {
 		ks := registry.kernels[d.op]
 		return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
 	}
-	ks := registry.multiKernels[d.multi]
-	return kernelDeviceNames(func(dt DeviceType) bool { return ks[dt] != nil })
+	return kernelDeviceNames(d.multi.hasKernel)
 }
 
 // checkSameDevice checks that every tensor is on the first one's device
@@ -197,77 +201,90 @@ func checkSameDevice(name string, ts []*Tensor, names []string, sameDType bool) 
 
 // MultiKernel computes the outputs of one call of a MultiOp on one device
 // type. It is called as a Kernel is, with outs the fresh contiguous outputs
-// (shapes and dtypes from the call's Prepare; the kernel writes all of
+// (shapes and dtypes from the call's prepare; the kernel writes all of
 // them), in the call's inputs (on outs' device, of any dtypes and layouts;
-// not to be modified) and attr the value the call's Prepare returned.
-type MultiKernel func(ctx context.Context, outs, in []*Tensor, attr any) error
+// not to be modified) and arg the argument the call's prepare returned, of
+// the op's argument type A.
+type MultiKernel[A any] func(ctx context.Context, outs, in []*Tensor, arg A) error
 
 // MultiOp is a registered op with any number of tensor inputs of any dtypes
-// and several outputs, whose calls each say their outputs, the value their
-// kernel gets and their backward: a family of computations that share
-// their kernels per device, such as the fused chains of package ops/fuse
-// (whose CUDA kernel package ops/fuse/fusecuda registers). Its calls take
-// the path of an Op's. Its methods are safe for concurrent use.
-type MultiOp struct {
-	name string
+// and several outputs, whose calls each say their outputs, the argument of
+// type A their kernel gets and their backward: a family of computations
+// that share their kernels per device, such as the fused chains of package
+// ops/fuse (whose CUDA kernel package ops/fuse/fusecuda registers). Its
+// calls take the path of an Op's. Its methods are safe for concurrent use.
+type MultiOp[A any] struct {
+	name    string
+	kernels [numDeviceTypes]MultiKernel[A] // guarded by registry.mu
 }
 
 // RegisterMultiOp registers a MultiOp under a name no other op has, with
 // its CPU kernel (nil: none). Like RegisterOp it is meant for package
 // initialization and panics on an empty or duplicate name.
-func RegisterMultiOp(name string, cpu MultiKernel) *MultiOp {
+func RegisterMultiOp[A any](name string, cpu MultiKernel[A]) *MultiOp[A] {
 	if name == "" {
 		panic("ops.RegisterMultiOp: a name is required")
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	if registry.ops[name] != nil || registry.multi[name] != nil {
+	if registry.ops[name] != nil || registry.multi[name] {
 		panic(fmt.Sprintf("ops.RegisterMultiOp: op %s already registered", name))
 	}
-	o := &MultiOp{name: name}
-	registry.multi[name] = o
-	registry.multiKernels[o] = &[numDeviceTypes]MultiKernel{DeviceCPU: cpu}
+	registry.multi[name] = true
+	o := &MultiOp[A]{name: name}
+	o.kernels[DeviceCPU] = cpu
 	return o
 }
 
 // RegisterKernel registers the op's kernel for device type dt; it panics
 // if k is nil, dt is invalid or dt has a kernel already.
-func (o *MultiOp) RegisterKernel(dt DeviceType, k MultiKernel) {
+func (o *MultiOp[A]) RegisterKernel(dt DeviceType, k MultiKernel[A]) {
 	registerKernel("MultiOp", o.name, dt, k == nil,
-		func() bool { return registry.multiKernels[o][dt] != nil }, func() { registry.multiKernels[o][dt] = k })
+		func() bool { return o.kernels[dt] != nil }, func() { o.kernels[dt] = k })
 }
+
+func (o *MultiOp[A]) hasKernel(dt DeviceType) bool { return o.kernels[dt] != nil }
 
 // Call runs one call of the op, named name in errors and in the autograd
 // graph (e.g. "fuse.gelu"; "" means the op's name), on inputs (on one
 // device; errors name them "input 0", "input 1", ...). Once the inputs are
 // checked (non-nil, not freed, on one device) and kept from being freed
 // during the call, prepare returns the outputs' shapes and dtypes, the
-// value the kernel gets as attr and, when grad is true (an input requires
+// argument the kernel gets and, when grad is true (an input requires
 // grad), the call's backward (nil: not differentiable, an ErrGrad error).
 // Call then allocates the outputs for ctx on the inputs' device (as
 // Op.Call does), runs the kernel registered for the device and, with grad,
 // records the outputs as one autograd node over the inputs: Backward runs
 // it once, after everything that used any of its outputs, with the
 // gradients of all of them. Errors are as Op.Call's.
-func (o *MultiOp) Call(ctx context.Context, name string, inputs []*Tensor,
-	prepare func(in []*Tensor, grad bool) (outs []Output, attr any, bw FuncBackward, err error)) ([]*Tensor, error) {
+func (o *MultiOp[A]) Call(ctx context.Context, name string, inputs []*Tensor,
+	prepare func(in []*Tensor, grad bool) (outs []Output, arg A, bw FuncBackward, err error)) ([]*Tensor, error) {
 	if name == "" {
 		name = o.name
 	}
 	if len(inputs) == 0 || prepare == nil {
-		return nil, opErr(name, "", ErrArg, "a call needs at least one input and a Prepare function")
+		return nil, opErr(name, "", ErrArg, "a call needs at least one input and a prepare function")
 	}
-	d := dispatch{name: name, names: inputNames(len(inputs)), ts: inputs, multi: o, prepare: prepare}
+	var arg A
+	d := dispatch{name: name, names: inputNames(len(inputs)), ts: inputs, multi: o,
+		prepare: func(in []*Tensor, grad bool) ([]Output, FuncBackward, error) {
+			outs, a, bw, err := prepare(in, grad)
+			arg = a
+			return outs, bw, err
+		}}
 	specs, err := d.begin(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer unpinAll(inputs)
+	registry.mu.RLock()
+	k := o.kernels[d.dev.Type]
+	registry.mu.RUnlock()
 	outs := make([]*Tensor, len(specs))
 	if err := d.alloc(ctx, specs, outs); err != nil {
 		return nil, err
 	}
-	if err := d.multiK(ctx, outs, inputs, d.attr); err != nil {
+	if err := k(ctx, outs, inputs, arg); err != nil {
 		return nil, d.kernelFailed(outs, err)
 	}
 	if anyRequiresGrad(inputs) {

@@ -8,10 +8,9 @@ import (
 )
 
 // sumDiff is a MultiOp whose CPU kernel writes x+y and x-y (y of any dtype).
-var sumDiff = RegisterMultiOp("test.SumDiff", func(_ context.Context, outs, in []*Tensor, attr any) error {
+var sumDiff = RegisterMultiOp("test.SumDiff", func(_ context.Context, outs, in []*Tensor, scale float64) error {
 	x, y := in[0].cpuValues(), in[1].cpuValues()
 	s, d := HostView[float64](outs[0]), HostView[float64](outs[1])
-	scale := attr.(float64)
 	for i := range s {
 		s[i], d[i] = scale*(x[i]+y[i]), scale*(x[i]-y[i])
 	}
@@ -28,9 +27,9 @@ func (t *Tensor) cpuValues() []float64 {
 }
 
 func callSumDiff(ctx context.Context, x, y *Tensor, bw FuncBackward) ([]*Tensor, error) {
-	return sumDiff.Call(ctx, "SumDiff", []*Tensor{x, y}, func(in []*Tensor, grad bool) ([]Output, any, FuncBackward, error) {
+	return sumDiff.Call(ctx, "SumDiff", []*Tensor{x, y}, func(in []*Tensor, grad bool) ([]Output, float64, FuncBackward, error) {
 		if !slices.Equal(in[0].shape, in[1].shape) {
-			return nil, nil, nil, opErr("SumDiff", "input 1", ErrShape, "shapes differ")
+			return nil, 0, nil, opErr("SumDiff", "input 1", ErrShape, "shapes differ")
 		}
 		o := Output{Shape: in[0].Shape(), DType: Float64}
 		return []Output{o, o}, 2.0, bw, nil
@@ -111,5 +110,5 @@ func TestRegisterMultiOpDuplicate(t *testing.T) {
 			t.Error("a second op named test.SumDiff did not panic")
 		}
 	}()
-	RegisterMultiOp("test.SumDiff", nil)
+	RegisterMultiOp[float64]("test.SumDiff", nil)
 }

@@ -108,7 +108,7 @@
 // (Backend.Order) and runs it. Storages stay allocated while a kernel runs
 // even if another goroutine calls Free.
 //
-// Built-in ops (BuiltinOps) and the kernels a device backend should provide (by name;
+// Built-in ops (Builtin) and the kernels a device backend should provide (by name;
 // tensor arguments, then the others, which is how Op.Call and Kernel
 // receive them):
 //
@@ -193,8 +193,9 @@
 //
 // A family of computations with several outputs and inputs of several
 // dtypes whose kernels are generated at run time, like the fused chains of
-// package ops/fuse, registers one MultiOp: each call (MultiOp.Call) says
-// its outputs, the value its kernel gets and its backward, and takes the
+// package ops/fuse, registers one MultiOp, typed by the argument its
+// kernels get (a *driver.Launch for fuse's): each call (MultiOp.Call) says
+// its outputs, that argument and its backward, and takes the
 // same path as an op's call (one dispatcher: checks, pinning, allocation
 // on the context's stream, ordering, the device's kernel, autograd); its
 // backward, a FuncBackward, gets the gradients of all the outputs at once.

@@ -60,7 +60,7 @@ func TestOpErrors(t *testing.T) {
 	wantErr(t, "polyback dtype", err, ErrDType, "ops.PolynomialBackward: x has dtype float32, expected float64 (same as gradOut)")
 	_, err = Norm(ctx, xcuda)
 	wantErr(t, "no kernel", err, ErrNoKernel, "ops.Norm: no kernel registered for device cuda:0")
-	_, err = axpbyOp.Call(ctx, []*Tensor{x64}, Args{Floats: []float64{1, 2}})
+	_, err = Builtin.Axpby.Call(ctx, []*Tensor{x64}, Args{Floats: []float64{1, 2}})
 	wantErr(t, "arg count", err, ErrArg, "ops.Axpby: got 1 tensor and 2 float arguments, expected tensors [x y] and floats (Args.Floats) [a b]")
 
 	var oe *OpError
@@ -166,8 +166,8 @@ func TestRegisterPanics(t *testing.T) {
 	mustPanic("no tensor arg", func() {
 		RegisterOp(OpDef{Name: "TestNoTensor", Args: []Arg{{"s", KindFloat}}, Shape: sameShape("x")})
 	})
-	mustPanic("nil kernel", func() { addScalarOp.RegisterKernel(DeviceCUDA, nil) })
-	mustPanic("duplicate kernel", func() { addScalarOp.RegisterKernel(DeviceCUDA, fakeAddScalar) })
+	mustPanic("nil kernel", func() { Builtin.AddScalar.RegisterKernel(DeviceCUDA, nil) })
+	mustPanic("duplicate kernel", func() { Builtin.AddScalar.RegisterKernel(DeviceCUDA, fakeAddScalar) })
 	mustPanic("duplicate backend", func() { RegisterBackend(fakeCUDA) })
 	if LookupOp("MatMul") == nil || LookupOp("MatMul").Name() != "MatMul" || LookupOp("nope") != nil {
 		t.Fatal("LookupOp")

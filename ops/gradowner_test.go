@@ -27,7 +27,7 @@ var scaleTwiceOp = RegisterOp(OpDef{
 		return []*Tensor{gx}, err
 	},
 	CPU: func(ctx context.Context, out *Tensor, in []*Tensor, _ Args) error {
-		r, err := axpbyOp.call(ctx, "x", []*Tensor{in[0], in[0]}, Args{Floats: []float64{1, 1}}, false)
+		r, err := Builtin.Axpby.call(ctx, "x", []*Tensor{in[0], in[0]}, Args{Floats: []float64{1, 1}}, false)
 		if err != nil {
 			return err
 		}

@@ -45,8 +45,8 @@ func init() {
 	RegisterBackend(fakeCUDA)
 	// AddScalar gets a fake CUDA kernel that indexes through strides the
 	// way a real device kernel would; other ops have none (ErrNoKernel).
-	addScalarOp.RegisterKernel(DeviceCUDA, fakeAddScalar)
-	polynomialOp.RegisterKernel(DeviceCUDA, fakePolynomial)
+	Builtin.AddScalar.RegisterKernel(DeviceCUDA, fakeAddScalar)
+	Builtin.Polynomial.RegisterKernel(DeviceCUDA, fakePolynomial)
 }
 
 func (b *fakeBackend) Type() DeviceType { return DeviceCUDA }

@@ -53,7 +53,7 @@ func withInt32(k Kernel, i32 func(out *Tensor, in []*Tensor, args Args)) Kernel 
 // dtype that is not floating-point; Contiguous, which only moves elements,
 // takes them all.
 func (d *dispatch) checkFloat() error {
-	if d.op == nil || d.op == contiguousOp {
+	if d.op == nil || d.op == Builtin.Contiguous {
 		return nil
 	}
 	for i, t := range d.ts {

@@ -8,13 +8,11 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
-// contiguousOp copies its input into a new contiguous tensor. It backs
+// Builtin.Contiguous copies its input into a new contiguous tensor. It backs
 // Tensor.Contiguous, To and gradient accumulation; a backend without a
 // "Contiguous" kernel gets a slower round trip through host memory.
-var contiguousOp *Op
-
 func init() {
-	contiguousOp = registerBuiltin(OpDef{
+	Builtin.Contiguous = registerBuiltin(OpDef{
 		Name:  "Contiguous",
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: sameShape("x"),
@@ -38,12 +36,10 @@ func contiguousCPU[T elem](out *Tensor, in []*Tensor, _ Args) {
 	})
 }
 
-// narrowBackwardOp scatters gradOut into zeros of size `size` along dim at
+// Builtin.NarrowBackward scatters gradOut into zeros of size `size` along dim at
 // start: the gradient of Narrow.
-var narrowBackwardOp *Op
-
 func init() {
-	narrowBackwardOp = registerBuiltin(OpDef{
+	Builtin.NarrowBackward = registerBuiltin(OpDef{
 		Name: "NarrowBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"dim", KindInt}, {"start", KindInt}, {"size", KindInt}},
 		Shape: func(in []*Tensor, args Args) ([]int, error) {
@@ -69,7 +65,7 @@ func init() {
 // gradient of x.Narrow(dim, start, n) with respect to x, whose size along
 // dim is size. It is not itself differentiable.
 func narrowBackward(ctx context.Context, gradOut *Tensor, dim, start, size int) (*Tensor, error) {
-	return narrowBackwardOp.Call(ctx, []*Tensor{gradOut}, Args{Ints: []int{dim, start, size}})
+	return Builtin.NarrowBackward.Call(ctx, []*Tensor{gradOut}, Args{Ints: []int{dim, start, size}})
 }
 
 func narrowBackwardCPU[T elem](out *Tensor, in []*Tensor, args Args) {

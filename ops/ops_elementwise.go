@@ -5,10 +5,8 @@ import "context"
 // Elementwise ops. CPU kernels compute in float64 and round once to the
 // output dtype.
 
-var addScalarOp *Op
-
 func init() {
-	addScalarOp = registerBuiltin(OpDef{
+	Builtin.AddScalar = registerBuiltin(OpDef{
 		Name:  "AddScalar",
 		Args:  []Arg{{"x", KindTensor}, {"s", KindFloat}},
 		Shape: sameShape("x"),
@@ -21,7 +19,7 @@ func init() {
 
 // AddScalar returns x + s elementwise.
 func AddScalar(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
-	return addScalarOp.Call(ctx, []*Tensor{x}, Args{Floats: []float64{s}})
+	return Builtin.AddScalar.Call(ctx, []*Tensor{x}, Args{Floats: []float64{s}})
 }
 
 func addScalarCPU[T float](out *Tensor, in []*Tensor, args Args) {
@@ -40,10 +38,8 @@ func addScalarCPU[T float](out *Tensor, in []*Tensor, args Args) {
 	})
 }
 
-var scaleOp *Op
-
 func init() {
-	scaleOp = registerBuiltin(OpDef{
+	Builtin.Scale = registerBuiltin(OpDef{
 		Name:  "Scale",
 		Args:  []Arg{{"x", KindTensor}, {"s", KindFloat}},
 		Shape: sameShape("x"),
@@ -57,7 +53,7 @@ func init() {
 
 // Scale returns s * x (x * s in PyTorch), a new tensor.
 func Scale(ctx context.Context, x *Tensor, s float64) (*Tensor, error) {
-	return scaleOp.Call(ctx, []*Tensor{x}, Args{Floats: []float64{s}})
+	return Builtin.Scale.Call(ctx, []*Tensor{x}, Args{Floats: []float64{s}})
 }
 
 // scale returns s*x (x itself when s == 1), for backward functions.
@@ -84,10 +80,8 @@ func scaleCPU[T float](out *Tensor, in []*Tensor, args Args) {
 	})
 }
 
-var axpbyOp *Op
-
 func init() {
-	axpbyOp = registerBuiltin(OpDef{
+	Builtin.Axpby = registerBuiltin(OpDef{
 		Name:  "Axpby",
 		Args:  []Arg{{"a", KindFloat}, {"x", KindTensor}, {"b", KindFloat}, {"y", KindTensor}},
 		Shape: sameShape("x", "y"),
@@ -106,7 +100,7 @@ func init() {
 // Axpby returns a*x + b*y elementwise; x and y must have the same shape,
 // dtype and device.
 func Axpby(ctx context.Context, a float64, x *Tensor, b float64, y *Tensor) (*Tensor, error) {
-	return axpbyOp.Call(ctx, []*Tensor{x, y}, Args{Floats: []float64{a, b}})
+	return Builtin.Axpby.Call(ctx, []*Tensor{x, y}, Args{Floats: []float64{a, b}})
 }
 
 func axpbyCPU[T float](out *Tensor, in []*Tensor, args Args) {
@@ -127,10 +121,8 @@ func axpbyCPU[T float](out *Tensor, in []*Tensor, args Args) {
 	})
 }
 
-var polynomialOp *Op
-
 func init() {
-	polynomialOp = registerBuiltin(OpDef{
+	Builtin.Polynomial = registerBuiltin(OpDef{
 		Name:  "Polynomial",
 		Args:  []Arg{{"x", KindTensor}, {"a", KindFloat}, {"b", KindFloat}, {"c", KindFloat}, {"d", KindFloat}},
 		Shape: sameShape("x"),
@@ -146,7 +138,7 @@ func init() {
 // Polynomial returns a*x³ + b*x² + c*x + d elementwise, in one fused pass
 // (Horner's scheme).
 func Polynomial(ctx context.Context, x *Tensor, a, b, c, d float64) (*Tensor, error) {
-	return polynomialOp.Call(ctx, []*Tensor{x}, Args{Floats: []float64{a, b, c, d}})
+	return Builtin.Polynomial.Call(ctx, []*Tensor{x}, Args{Floats: []float64{a, b, c, d}})
 }
 
 func polynomialCPU[T float](out *Tensor, in []*Tensor, args Args) {
@@ -160,10 +152,8 @@ func polynomialCPU[T float](out *Tensor, in []*Tensor, args Args) {
 	})
 }
 
-var polynomialBackwardOp *Op
-
 func init() {
-	polynomialBackwardOp = registerBuiltin(OpDef{
+	Builtin.PolynomialBackward = registerBuiltin(OpDef{
 		Name:  "PolynomialBackward",
 		Args:  []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"a", KindFloat}, {"b", KindFloat}, {"c", KindFloat}},
 		Shape: sameShape("gradOut", "x"),
@@ -175,7 +165,7 @@ func init() {
 // gradient of Polynomial with respect to x, in one fused pass. It is not
 // itself differentiable.
 func polynomialBackward(ctx context.Context, gradOut, x *Tensor, a, b, c float64) (*Tensor, error) {
-	return polynomialBackwardOp.Call(ctx, []*Tensor{gradOut, x}, Args{Floats: []float64{a, b, c}})
+	return Builtin.PolynomialBackward.Call(ctx, []*Tensor{gradOut, x}, Args{Floats: []float64{a, b, c}})
 }
 
 func polynomialBackwardCPU[T float](out *Tensor, in []*Tensor, args Args) {

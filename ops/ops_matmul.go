@@ -5,10 +5,8 @@ import (
 	"fmt"
 )
 
-var matMulOp *Op
-
 func init() {
-	matMulOp = registerBuiltin(OpDef{
+	Builtin.MatMul = registerBuiltin(OpDef{
 		Name: "MatMul",
 		Args: []Arg{{"a", KindTensor}, {"b", KindTensor}},
 		Shape: func(in []*Tensor, _ Args) ([]int, error) {
@@ -51,7 +49,7 @@ func init() {
 // cuBLAS (float32 IEEE unless cuda.SetAllowTF32, float64), reading
 // transposed views in place.
 func MatMul(ctx context.Context, a, b *Tensor) (*Tensor, error) {
-	return matMulOp.Call(ctx, []*Tensor{a, b}, Args{})
+	return Builtin.MatMul.Call(ctx, []*Tensor{a, b}, Args{})
 }
 
 // Block sizes of the CPU kernel: a bk×bn panel of B (at most 256 KiB of

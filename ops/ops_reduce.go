@@ -11,10 +11,8 @@ import (
 // result does not depend on GOMAXPROCS.
 const normChunk = 1 << 14
 
-var normOp *Op
-
 func init() {
-	normOp = registerBuiltin(OpDef{
+	Builtin.Norm = registerBuiltin(OpDef{
 		Name:  "Norm",
 		Args:  []Arg{{"x", KindTensor}},
 		Shape: func([]*Tensor, Args) ([]int, error) { return []int{}, nil },
@@ -32,7 +30,7 @@ func init() {
 // the number of goroutines. Its gradient is x/Norm(x), defined as 0 where
 // the norm is 0.
 func Norm(ctx context.Context, x *Tensor) (*Tensor, error) {
-	return normOp.Call(ctx, []*Tensor{x}, Args{})
+	return Builtin.Norm.Call(ctx, []*Tensor{x}, Args{})
 }
 
 func normCPU[T float](out *Tensor, in []*Tensor, _ Args) {
@@ -85,12 +83,10 @@ func normCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	cpuData[T](out)[0] = T(math.Sqrt(total))
 }
 
-// normBackwardOp computes gradOut * x / norm (0 where norm == 0); gradOut
+// Builtin.NormBackward computes gradOut * x / norm (0 where norm == 0); gradOut
 // and norm are 0-d.
-var normBackwardOp *Op
-
 func init() {
-	normBackwardOp = registerBuiltin(OpDef{
+	Builtin.NormBackward = registerBuiltin(OpDef{
 		Name: "NormBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"x", KindTensor}, {"norm", KindTensor}},
 		Shape: func(in []*Tensor, _ Args) ([]int, error) {
@@ -110,7 +106,7 @@ func init() {
 // the gradient of norm = Norm(x) with respect to x, for the 0-d gradOut of
 // norm. It is not itself differentiable.
 func normBackward(ctx context.Context, gradOut, x, norm *Tensor) (*Tensor, error) {
-	return normBackwardOp.Call(ctx, []*Tensor{gradOut, x, norm}, Args{})
+	return Builtin.NormBackward.Call(ctx, []*Tensor{gradOut, x, norm}, Args{})
 }
 
 func normBackwardCPU[T float](out *Tensor, in []*Tensor, _ Args) {
@@ -127,10 +123,8 @@ func normBackwardCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	})
 }
 
-var rowSoftmaxOp *Op
-
 func init() {
-	rowSoftmaxOp = registerBuiltin(OpDef{
+	Builtin.RowSoftmax = registerBuiltin(OpDef{
 		Name: "RowSoftmax",
 		Args: []Arg{{"x", KindTensor}},
 		Shape: func(in []*Tensor, _ Args) ([]int, error) {
@@ -151,7 +145,7 @@ func init() {
 // [B, D]: out[i][j] = exp(x[i][j]-m_i) / Σ_k exp(x[i][k]-m_i), m_i being
 // the row maximum (numerically stable). x may be any strided view.
 func RowSoftmax(ctx context.Context, x *Tensor) (*Tensor, error) {
-	return rowSoftmaxOp.Call(ctx, []*Tensor{x}, Args{})
+	return Builtin.RowSoftmax.Call(ctx, []*Tensor{x}, Args{})
 }
 
 func rowSoftmaxCPU[T float](out *Tensor, in []*Tensor, _ Args) {
@@ -183,12 +177,10 @@ func rowSoftmaxCPU[T float](out *Tensor, in []*Tensor, _ Args) {
 	})
 }
 
-// rowSoftmaxBackwardOp computes y * (gradOut - rowsum(gradOut*y)) for
+// Builtin.RowSoftmaxBackward computes y * (gradOut - rowsum(gradOut*y)) for
 // y = RowSoftmax(x).
-var rowSoftmaxBackwardOp *Op
-
 func init() {
-	rowSoftmaxBackwardOp = registerBuiltin(OpDef{
+	Builtin.RowSoftmaxBackward = registerBuiltin(OpDef{
 		Name: "RowSoftmaxBackward",
 		Args: []Arg{{"gradOut", KindTensor}, {"y", KindTensor}},
 		Shape: func(in []*Tensor, args Args) ([]int, error) {
@@ -205,7 +197,7 @@ func init() {
 // gradient of y = RowSoftmax(x) with respect to x, for the gradient gradOut
 // of y ([B, D], like y). It is not itself differentiable.
 func rowSoftmaxBackward(ctx context.Context, gradOut, y *Tensor) (*Tensor, error) {
-	return rowSoftmaxBackwardOp.Call(ctx, []*Tensor{gradOut, y}, Args{})
+	return Builtin.RowSoftmaxBackward.Call(ctx, []*Tensor{gradOut, y}, Args{})
 }
 
 func rowSoftmaxBackwardCPU[T float](out *Tensor, in []*Tensor, _ Args) {

@@ -127,13 +127,11 @@ type Op struct {
 // registry holds every op and its kernels by device type: Ops and MultiOps
 // share one namespace.
 var registry = struct {
-	mu           sync.RWMutex
-	ops          map[string]*Op
-	kernels      map[*Op]*[numDeviceTypes]Kernel
-	multi        map[string]*MultiOp
-	multiKernels map[*MultiOp]*[numDeviceTypes]MultiKernel
-}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{},
-	multi: map[string]*MultiOp{}, multiKernels: map[*MultiOp]*[numDeviceTypes]MultiKernel{}}
+	mu      sync.RWMutex
+	ops     map[string]*Op
+	kernels map[*Op]*[numDeviceTypes]Kernel
+	multi   map[string]bool // the MultiOps' names (each holds its kernels)
+}{ops: map[string]*Op{}, kernels: map[*Op]*[numDeviceTypes]Kernel{}, multi: map[string]bool{}}
 
 // RegisterOp registers an op and returns it; this is the analogue of
 // TORCH_LIBRARY's def. It is meant for package initialization (typically
@@ -169,7 +167,7 @@ func RegisterOp(def OpDef) *Op {
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	if registry.ops[def.Name] != nil || registry.multi[def.Name] != nil {
+	if registry.ops[def.Name] != nil || registry.multi[def.Name] {
 		panic(fmt.Sprintf("ops.RegisterOp: op %s already registered", def.Name))
 	}
 	registry.ops[def.Name] = o
@@ -177,31 +175,6 @@ func RegisterOp(def OpDef) *Op {
 	ks[DeviceCPU] = def.CPU
 	registry.kernels[o] = ks
 	return o
-}
-
-// builtins are the ops this package registers itself, in registration order.
-var builtins []*Op
-
-// registerBuiltin registers one of this package's own ops: the one place a
-// built-in op is declared (its name, arguments, shape rule, backward and CPU
-// kernel); BuiltinOps lists them for device backends and tests.
-func registerBuiltin(def OpDef) *Op {
-	o := RegisterOp(def)
-	builtins = append(builtins, o)
-	return o
-}
-
-// BuiltinOps returns the names of the ops that package ops registers itself,
-// sorted: the ops a device backend provides kernels for (the package
-// documentation lists them with their arguments). Ops registered by other
-// packages are not included; LookupOp finds those too.
-func BuiltinOps() []string {
-	names := make([]string, len(builtins))
-	for i, o := range builtins {
-		names[i] = o.Name()
-	}
-	slices.Sort(names)
-	return names
 }
 
 // RegisterKernel registers the op's kernel for device type dt; this is

@@ -11,24 +11,25 @@ import (
 // Contiguous returns t itself if it is contiguous, else a contiguous copy on
 // the same device, made by an op called with ctx.
 func (t *Tensor) Contiguous(ctx context.Context) (*Tensor, error) {
-	if err := checkCtx("Contiguous", ctx); err != nil {
+	op := Builtin.Contiguous.Name()
+	if err := checkCtx(op, ctx); err != nil {
 		return nil, err
 	}
-	if err := t.check("Contiguous", "tensor"); err != nil {
+	if err := t.check(op, "tensor"); err != nil {
 		return nil, err
 	}
 	if t.IsContiguous() {
 		return t, nil
 	}
-	return copyTensor(ctx, "Contiguous", t, true)
+	return copyTensor(ctx, op, t, true)
 }
 
 // copyTensor returns a contiguous copy of t, using the device's
 // "Contiguous" kernel if it has one and a round trip through host memory
 // otherwise (so a backend needs no kernels for To and Float64s to work).
 func copyTensor(ctx context.Context, op string, t *Tensor, record bool) (*Tensor, error) {
-	if hasKernel(contiguousOp, t.device.Type) {
-		return contiguousOp.call(ctx, op, []*Tensor{t}, Args{}, record)
+	if hasKernel(Builtin.Contiguous, t.device.Type) {
+		return Builtin.Contiguous.call(ctx, op, []*Tensor{t}, Args{}, record)
 	}
 	if !t.buf.st.pin() {
 		return nil, opErr(op, "tensor", ErrFreed, "tensor has been freed")
@@ -48,7 +49,7 @@ func copyTensor(ctx context.Context, op string, t *Tensor, record bool) (*Tensor
 		return nil, fmt.Errorf("ops.%s: copying from %v to host: %w", op, t.device, err)
 	}
 	ht := &Tensor{shape: t.shape, strides: t.strides, offset: t.offset - lo, dtype: t.dtype, device: CPU, buf: newBuffer(host, cpuBackend{})}
-	hc, err := contiguousOp.call(ctx, op, []*Tensor{ht}, Args{}, false)
+	hc, err := Builtin.Contiguous.call(ctx, op, []*Tensor{ht}, Args{}, false)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 // asTypeData returns n values: random ones of every magnitude the dtypes
@@ -104,7 +105,7 @@ func TestAsTypeCaptured(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := values(t, m(ops.AddScalar(context.Background(), m(fromData(t, ops.Float32, data).AsType(context.Background(), ops.BFloat16)), 1)))
-	rtol, atol := halfTol(ops.BFloat16)
+	rtol, atol := optest.Tolerance(ops.BFloat16)
 	compare(t, "AsType in a graph", values(t, out), want, rtol, atol)
 }
 
@@ -134,5 +135,6 @@ func TestAsTypeGrad(t *testing.T) {
 	for i, v := range data {
 		want[i] = 2 * float64(float32(v))
 	}
-	compare(t, "d(x²)/dx through AsType", values(t, g), want, 1e-6, 0)
+	rtol, atol := optest.Tolerance(ops.Float32)
+	compare(t, "d(x²)/dx through AsType", values(t, g), want, rtol, atol)
 }

@@ -57,7 +57,7 @@ var benchSizes = []int{1 << 12, 1 << 20, 1 << 28}
 
 func BenchmarkElementwise(b *testing.B) {
 	ctx := context.Background()
-	copyOp := ops.LookupOp("Contiguous")
+	copyOp := ops.Builtin.Contiguous
 	for _, dtype := range []ops.DType{ops.Float32, ops.Float64} {
 		for _, n := range benchSizes {
 			if dtype == ops.Float64 && n > 1<<27 {

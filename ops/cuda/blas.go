@@ -82,7 +82,8 @@ func blasLayout(t *ops.Tensor) (rowMajor bool, ld int, ok bool) {
 // inputs read in place when cuBLAS can take their strides (transposed and
 // narrowed views), copied otherwise.
 func matMul(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) (err error) {
-	const op = "MatMul"
+	o := ops.Builtin.MatMul
+	op := o.Name()
 	switch out.DType() {
 	case ops.Float32, ops.Float64, ops.Float16, ops.BFloat16:
 	default:
@@ -114,7 +115,7 @@ func matMul(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) 
 		b = c
 		bRows, ldb, _ = blasLayout(b)
 	}
-	l, err := newOpLaunch(ctx, op, out, []*ops.Tensor{a, b})
+	l, err := newOpLaunch(ctx, o, out, []*ops.Tensor{a, b})
 	if err != nil {
 		return err
 	}
@@ -136,9 +137,9 @@ func matMul(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) 
 	if out.DType() == ops.Float32 && allowTF32.Load() {
 		flags |= C.OPSCUDA_MATMUL_TF32
 	}
-	return l.Check(op+" kernel", int(C.opscuda_matmul(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType), flags, C.opscuda_dptr(l.Ptr[0]),
+	return l.checkOp(o, C.opscuda_matmul(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType), flags, C.opscuda_dptr(l.Ptr[0]),
 		C.opscuda_dptr(l.Ptr[1]), boolInt(aRows), C.longlong(lda), C.opscuda_dptr(l.Ptr[2]), boolInt(bRows), C.longlong(ldb),
-		C.longlong(M), C.longlong(N), C.longlong(K), ws, C.ulonglong(wsBytes))))
+		C.longlong(M), C.longlong(N), C.longlong(K), ws, C.ulonglong(wsBytes)))
 }
 
 // contiguousCopy returns t made contiguous with ctx (a copy not recorded

@@ -45,7 +45,7 @@ func mmRef(a, b []float64, M, K, N int) (ref, abs []float64) {
 // checkMM fails unless |got - ref| <= tol*abs elementwise.
 func checkMM(t *testing.T, what string, got, ref, abs []float64, tol float64) {
 	t.Helper()
-	if err := testkit.CompareEach(got, ref, func(i int) float64 { return tol*abs[i] + 1e-300 }); err != nil {
+	if err := testkit.CompareEach(got, ref, func(i int) float64 { return tol*abs[i] + math.SmallestNonzeroFloat64 }); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 }

@@ -13,10 +13,11 @@ import (
 // converted to out's dtype on out's stream; the bits are those of the
 // CPU's conversion.
 func asType(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	l, e, err := elementwise(ctx, "AsType", out, in, 0, 1)
+	o := ops.Builtin.AsType
+	l, e, err := elementwise(ctx, o, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return l.Check("AsType kernel", int(C.opscuda_convert(e.st, e.device, dtypeCode(in[0].DType()), e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		e.dtype)))
+	return l.checkOp(o, C.opscuda_convert(e.st, e.device, dtypeCode(in[0].DType()), e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		e.dtype))
 }

@@ -6,7 +6,7 @@
 // Its init function registers an ops.Backend for ops.DeviceCUDA (device
 // memory, host copies, synchronization) and CUDA kernels, for float32,
 // float64, float16 (__half) and bfloat16 (__nv_bfloat16), for every built-in
-// op and backward (ops.BuiltinOps; package ops lists them with their
+// op and backward (ops.Builtin; package ops lists them with their
 // arguments). The 16-bit kernels load with 16-byte vectors where the data
 // is contiguous and aligned, compute in float32 (Norm and the softmax sums
 // in double) and round to nearest even when storing; MatMul on them runs

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 // TestGradCheckOnGPU runs ops.GradCheck with float64 CUDA inputs for every
@@ -105,5 +106,6 @@ func TestGradCheckOnGPU(t *testing.T) {
 	if g := x.Grad(); g == nil || g.Device() != dev {
 		t.Fatalf("gradient of a CUDA leaf: %v", g)
 	}
-	compare(t, "gradient on GPU vs CPU", values(t, x.Grad()), values(t, xc.Grad()), 1e-12, 1e-14)
+	rtol, atol := optest.Tolerance(ops.Float64)
+	compare(t, "gradient on GPU vs CPU", values(t, x.Grad()), values(t, xc.Grad()), rtol, atol)
 }

@@ -88,16 +88,12 @@ func fromData(tb testing.TB, dtype ops.DType, data []float64, shape ...int) *ops
 // dtypes are all dtypes; every kernel is checked against the CPU on each.
 var dtypes = []ops.DType{ops.Float32, ops.Float64, ops.Float16, ops.BFloat16}
 
-// halfTol is the tolerance of a 16-bit result of the GPU against the CPU:
-// both compute in float32 or wider from the same inputs and round once, so
-// they differ by at most one rounding of the result in each direction (2u
-// of it, the tolerance table's op column: float16 2^-10 ≈ 1e-3, bfloat16
-// 2^-7 ≈ 8e-3), plus float32 compute differences (2^-24 of operands up to
-// ~10 where results cancel) and, for float16, the spacing of its
-// subnormals (2^-24).
-func halfTol(dtype ops.DType) (rtol, atol float64) {
-	rtol, _ = optest.Tolerance(dtype)
-	return rtol, 1e-6
+func numel(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
 }
 
 func isHalf(d ops.DType) bool { return d == ops.Float16 || d == ops.BFloat16 }

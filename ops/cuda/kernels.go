@@ -13,38 +13,38 @@ import (
 )
 
 // The CUDA kernels of the built-in ops register as any op's CUDA kernel
-// does (ops/examples/square), on the *ops.Op, which package ops declares
-// (ops.LookupOp finds it), and launch through NewLaunch and Launch.Check.
+// does (ops/examples/square), on the *ops.Op that package ops declares
+// (ops.Builtin), and launch through NewLaunch and Launch.Check; their
+// errors take the op's name and arguments from it.
 func init() {
 	ops.RegisterBackend(backend{})
-	ops.LookupOp("AddScalar").RegisterKernel(ops.DeviceCUDA, addScalar)
-	ops.LookupOp("Scale").RegisterKernel(ops.DeviceCUDA, scale)
-	ops.LookupOp("Axpby").RegisterKernel(ops.DeviceCUDA, axpby)
-	ops.LookupOp("Polynomial").RegisterKernel(ops.DeviceCUDA, polynomial)
-	ops.LookupOp("PolynomialBackward").RegisterKernel(ops.DeviceCUDA, polynomialBackward)
-	ops.LookupOp("Contiguous").RegisterKernel(ops.DeviceCUDA, contiguous)
-	ops.LookupOp("Norm").RegisterKernel(ops.DeviceCUDA, norm)
-	ops.LookupOp("NormBackward").RegisterKernel(ops.DeviceCUDA, normBackward)
-	ops.LookupOp("NarrowBackward").RegisterKernel(ops.DeviceCUDA, narrowBackward)
-	ops.LookupOp("RowSoftmax").RegisterKernel(ops.DeviceCUDA, rowSoftmax)
-	ops.LookupOp("RowSoftmaxBackward").RegisterKernel(ops.DeviceCUDA, rowSoftmaxBackward)
-	ops.LookupOp("MatMul").RegisterKernel(ops.DeviceCUDA, matMul)
-	ops.LookupOp("AsType").RegisterKernel(ops.DeviceCUDA, asType)
+	b := &ops.Builtin
+	b.AddScalar.RegisterKernel(ops.DeviceCUDA, addScalar)
+	b.Scale.RegisterKernel(ops.DeviceCUDA, scale)
+	b.Axpby.RegisterKernel(ops.DeviceCUDA, axpby)
+	b.Polynomial.RegisterKernel(ops.DeviceCUDA, polynomial)
+	b.PolynomialBackward.RegisterKernel(ops.DeviceCUDA, polynomialBackward)
+	b.Contiguous.RegisterKernel(ops.DeviceCUDA, contiguous)
+	b.Norm.RegisterKernel(ops.DeviceCUDA, norm)
+	b.NormBackward.RegisterKernel(ops.DeviceCUDA, normBackward)
+	b.NarrowBackward.RegisterKernel(ops.DeviceCUDA, narrowBackward)
+	b.RowSoftmax.RegisterKernel(ops.DeviceCUDA, rowSoftmax)
+	b.RowSoftmaxBackward.RegisterKernel(ops.DeviceCUDA, rowSoftmaxBackward)
+	b.MatMul.RegisterKernel(ops.DeviceCUDA, matMul)
+	b.AsType.RegisterKernel(ops.DeviceCUDA, asType)
 }
 
-// argName returns the name of op's i-th tensor argument in its schema.
-func argName(op string, i int) string {
-	if o := ops.LookupOp(op); o != nil {
-		k := 0
-		for _, a := range o.Args() {
-			if a.Kind != ops.KindTensor {
-				continue
-			}
-			if k == i {
-				return a.Name
-			}
-			k++
+// argName returns the name of o's i-th tensor argument in its schema.
+func argName(o *ops.Op, i int) string {
+	k := 0
+	for _, a := range o.Args() {
+		if a.Kind != ops.KindTensor {
+			continue
 		}
+		if k == i {
+			return a.Name
+		}
+		k++
 	}
 	return fmt.Sprintf("input %d", i)
 }
@@ -64,12 +64,12 @@ type ew struct {
 	strides *C.longlong
 }
 
-// elementwise prepares the launch of op's elementwise kernel "out[i] =
+// elementwise prepares the launch of o's elementwise kernel "out[i] =
 // f(in[first:first+nin]...)" over the logical shape of in[first]: the
 // kernel's OPSCUDA_EW parameters, with the dimensions of non-contiguous
 // inputs merged, from NewLaunch over out and in (in order, so in[k] is
 // l.Ptr[1+k]).
-func elementwise(ctx context.Context, op string, out *ops.Tensor, in []*ops.Tensor, first, nin int) (*Launch, ew, error) {
+func elementwise(ctx context.Context, o *ops.Op, out *ops.Tensor, in []*ops.Tensor, first, nin int) (*Launch, ew, error) {
 	ins := in[first : first+nin]
 	e := ew{nin: C.int(nin), n: C.longlong(ins[0].Numel()), ndim: 1}
 	contig := true
@@ -84,7 +84,7 @@ func elementwise(ctx context.Context, op string, out *ops.Tensor, in []*ops.Tens
 		sizes, merged := dims.AtLeast1(ins[0].Shape(), strides...)
 		if len(sizes) > maxDims {
 			return nil, ew{}, fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
-				op, argName(op, first), len(sizes), ins[0].Shape(), ins[0].Strides(), maxDims, ops.ErrShape)
+				o.Name(), argName(o, first), len(sizes), ins[0].Shape(), ins[0].Strides(), maxDims, ops.ErrShape)
 		}
 		layout := make([]C.longlong, len(sizes)*(1+nin))
 		for d, s := range sizes {
@@ -95,7 +95,7 @@ func elementwise(ctx context.Context, op string, out *ops.Tensor, in []*ops.Tens
 		}
 		e.ndim, e.sizes, e.strides = C.int(len(sizes)), &layout[0], &layout[len(sizes)]
 	}
-	l, err := newOpLaunch(ctx, op, out, in)
+	l, err := newOpLaunch(ctx, o, out, in)
 	if err != nil {
 		return nil, ew{}, err
 	}
@@ -104,96 +104,113 @@ func elementwise(ctx context.Context, op string, out *ops.Tensor, in []*ops.Tens
 	return l, e, nil
 }
 
-// newOpLaunch is NewLaunch(ctx, out, in...) for op's kernel, its errors
-// naming op.
-func newOpLaunch(ctx context.Context, op string, out *ops.Tensor, in []*ops.Tensor) (*Launch, error) {
+// checkOp is Launch.Check for the status of o's kernel: its error names
+// "<op> kernel" (made only on failure).
+func (l *Launch) checkOp(o *ops.Op, code C.int) error {
+	if code != 0 {
+		return check(o.Name()+" kernel", code)
+	}
+	return l.publish()
+}
+
+// newOpLaunch is NewLaunch(ctx, out, in...) for o's kernel, its errors
+// naming o.
+func newOpLaunch(ctx context.Context, o *ops.Op, out *ops.Tensor, in []*ops.Tensor) (*Launch, error) {
 	var buf [4]*ops.Tensor
 	l, err := NewLaunch(ctx, append(append(buf[:0], out), in...)...)
 	if err != nil {
-		return nil, fmt.Errorf("cuda: %s: %w", op, err)
+		return nil, fmt.Errorf("cuda: %s: %w", o.Name(), err)
 	}
 	return l, nil
 }
 
 func addScalar(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
-	l, e, err := elementwise(ctx, "AddScalar", out, in, 0, 1)
+	o := ops.Builtin.AddScalar
+	l, e, err := elementwise(ctx, o, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return l.Check("AddScalar kernel", int(C.opscuda_add_scalar(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		C.double(args.Floats[0]))))
+	return l.checkOp(o, C.opscuda_add_scalar(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		C.double(args.Floats[0])))
 }
 
 func scale(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
-	l, e, err := elementwise(ctx, "Scale", out, in, 0, 1)
+	o := ops.Builtin.Scale
+	l, e, err := elementwise(ctx, o, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return l.Check("Scale kernel", int(C.opscuda_scale(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		C.double(args.Floats[0]))))
+	return l.checkOp(o, C.opscuda_scale(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		C.double(args.Floats[0])))
 }
 
 func axpby(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
-	l, e, err := elementwise(ctx, "Axpby", out, in, 0, 2)
+	o := ops.Builtin.Axpby
+	l, e, err := elementwise(ctx, o, out, in, 0, 2)
 	if err != nil {
 		return err
 	}
-	return l.Check("Axpby kernel", int(C.opscuda_axpby(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		C.double(args.Floats[0]), C.double(args.Floats[1]))))
+	return l.checkOp(o, C.opscuda_axpby(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		C.double(args.Floats[0]), C.double(args.Floats[1])))
 }
 
 func polynomial(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
-	l, e, err := elementwise(ctx, "Polynomial", out, in, 0, 1)
+	o := ops.Builtin.Polynomial
+	l, e, err := elementwise(ctx, o, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return l.Check("Polynomial kernel", int(C.opscuda_polynomial(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		C.double(args.Floats[0]), C.double(args.Floats[1]), C.double(args.Floats[2]), C.double(args.Floats[3]))))
+	return l.checkOp(o, C.opscuda_polynomial(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		C.double(args.Floats[0]), C.double(args.Floats[1]), C.double(args.Floats[2]), C.double(args.Floats[3])))
 }
 
 // polynomialBackward: in = gradOut, x.
 func polynomialBackward(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
-	l, e, err := elementwise(ctx, "PolynomialBackward", out, in, 0, 2)
+	o := ops.Builtin.PolynomialBackward
+	l, e, err := elementwise(ctx, o, out, in, 0, 2)
 	if err != nil {
 		return err
 	}
-	return l.Check("PolynomialBackward kernel", int(C.opscuda_polynomial_backward(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		C.double(args.Floats[0]), C.double(args.Floats[1]), C.double(args.Floats[2]))))
+	return l.checkOp(o, C.opscuda_polynomial_backward(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		C.double(args.Floats[0]), C.double(args.Floats[1]), C.double(args.Floats[2])))
 }
 
 func contiguous(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	l, e, err := elementwise(ctx, "Contiguous", out, in, 0, 1)
+	o := ops.Builtin.Contiguous
+	l, e, err := elementwise(ctx, o, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
 	if e.dtype == C.OPSCUDA_INT32 { // a copy moves 4-byte patterns as they are
 		e.dtype = C.OPSCUDA_FLOAT32
 	}
-	return l.Check("Contiguous kernel", int(C.opscuda_copy(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides)))
+	return l.checkOp(o, C.opscuda_copy(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides))
 }
 
 func norm(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	l, e, err := elementwise(ctx, "Norm", out, in, 0, 1)
+	o := ops.Builtin.Norm
+	l, e, err := elementwise(ctx, o, out, in, 0, 1)
 	if err != nil {
 		return err
 	}
-	return l.Check("Norm kernel", int(C.opscuda_norm(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides)))
+	return l.checkOp(o, C.opscuda_norm(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides))
 }
 
 // normBackward: in = gradOut (0-d), x, norm (0-d); elementwise over x.
 func normBackward(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	l, e, err := elementwise(ctx, "NormBackward", out, in, 1, 1)
+	o := ops.Builtin.NormBackward
+	l, e, err := elementwise(ctx, o, out, in, 1, 1)
 	if err != nil {
 		return err
 	}
-	return l.Check("NormBackward kernel", int(C.opscuda_norm_backward(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
-		C.opscuda_dptr(l.Ptr[1]), C.opscuda_dptr(l.Ptr[3]))))
+	return l.checkOp(o, C.opscuda_norm_backward(e.st, e.device, e.dtype, e.out, e.in, e.nin, e.n, e.ndim, e.sizes, e.strides,
+		C.opscuda_dptr(l.Ptr[1]), C.opscuda_dptr(l.Ptr[3])))
 }
 
 // narrowBackward: in = gradOut; args.Ints = dim, start, size. The dimensions
 // before dim and those after it are merged separately; dim stays.
 func narrowBackward(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args ops.Args) error {
-	const op = "NarrowBackward"
+	o := ops.Builtin.NarrowBackward
 	if out.Numel() == 0 {
 		return nil
 	}
@@ -206,9 +223,9 @@ func narrowBackward(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args
 	strides := append(append(append([]int{}, preSt[0]...), gst[dim]), postSt[0]...)
 	if len(sizes) > maxDims {
 		return fmt.Errorf("cuda: %s: %s has %d dimensions that cannot be merged (shape %v, strides %v); the CUDA kernels index at most %d: %w",
-			op, argName(op, 0), len(sizes), g.Shape(), gst, maxDims, ops.ErrShape)
+			o.Name(), argName(o, 0), len(sizes), g.Shape(), gst, maxDims, ops.ErrShape)
 	}
-	l, err := newOpLaunch(ctx, op, out, in)
+	l, err := newOpLaunch(ctx, o, out, in)
 	if err != nil {
 		return err
 	}
@@ -216,30 +233,32 @@ func narrowBackward(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, args
 	for d := range sizes {
 		cs[d], cg[d] = C.longlong(sizes[d]), C.longlong(strides[d])
 	}
-	return l.Check(op+" kernel", int(C.opscuda_narrow_backward(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType),
+	return l.checkOp(o, C.opscuda_narrow_backward(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType),
 		C.opscuda_dptr(l.Ptr[0]), C.opscuda_dptr(l.Ptr[1]),
-		C.int(len(sizes)), &cs[0], &cg[0], C.int(len(pre)), C.longlong(start), C.longlong(g.Shape()[dim]))))
+		C.int(len(sizes)), &cs[0], &cg[0], C.int(len(pre)), C.longlong(start), C.longlong(g.Shape()[dim])))
 }
 
 func rowSoftmax(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	l, err := newOpLaunch(ctx, "RowSoftmax", out, in)
+	o := ops.Builtin.RowSoftmax
+	l, err := newOpLaunch(ctx, o, out, in)
 	if err != nil {
 		return err
 	}
 	sh, st := in[0].Shape(), in[0].Strides()
-	return l.Check("RowSoftmax kernel", int(C.opscuda_row_softmax(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType),
+	return l.checkOp(o, C.opscuda_row_softmax(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType),
 		C.opscuda_dptr(l.Ptr[0]), C.opscuda_dptr(l.Ptr[1]),
-		C.longlong(sh[0]), C.longlong(sh[1]), C.longlong(st[0]), C.longlong(st[1]))))
+		C.longlong(sh[0]), C.longlong(sh[1]), C.longlong(st[0]), C.longlong(st[1])))
 }
 
 // rowSoftmaxBackward: in = gradOut, y.
 func rowSoftmaxBackward(ctx context.Context, out *ops.Tensor, in []*ops.Tensor, _ ops.Args) error {
-	l, err := newOpLaunch(ctx, "RowSoftmaxBackward", out, in)
+	o := ops.Builtin.RowSoftmaxBackward
+	l, err := newOpLaunch(ctx, o, out, in)
 	if err != nil {
 		return err
 	}
 	sh, gs, ys := in[0].Shape(), in[0].Strides(), in[1].Strides()
-	return l.Check("RowSoftmaxBackward kernel", int(C.opscuda_row_softmax_backward(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType),
+	return l.checkOp(o, C.opscuda_row_softmax_backward(C.opscuda_stream(l.Stream), C.int(l.Device), C.int(l.DType),
 		C.opscuda_dptr(l.Ptr[0]), C.opscuda_dptr(l.Ptr[1]), C.longlong(gs[0]), C.longlong(gs[1]),
-		C.opscuda_dptr(l.Ptr[2]), C.longlong(ys[0]), C.longlong(ys[1]), C.longlong(sh[0]), C.longlong(sh[1]))))
+		C.opscuda_dptr(l.Ptr[2]), C.longlong(ys[0]), C.longlong(ys[1]), C.longlong(sh[0]), C.longlong(sh[1])))
 }

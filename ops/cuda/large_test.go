@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 // TestLargeTensors (-cuda.large) uses a float32 tensor of 2^31+64 elements
@@ -30,6 +31,7 @@ func TestLargeTensors(t *testing.T) {
 	g := m(x.To(ctx, dev))
 	x.Free()
 
+	rtol, atol := optest.Tolerance(ops.Float32)
 	check := func(what string, got *ops.Tensor, idx []int, want func(i int) float64) {
 		t.Helper()
 		for _, i := range idx {
@@ -37,7 +39,7 @@ func TestLargeTensors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if math.Abs(v-want(i)) > 1e-6*math.Abs(want(i))+1e-7 {
+			if math.Abs(v-want(i)) > rtol*math.Abs(want(i))+atol {
 				t.Fatalf("%s: element %d = %v, want %v", what, i, v, want(i))
 			}
 		}
@@ -67,6 +69,6 @@ func TestLargeTensors(t *testing.T) {
 			odd += f
 		}
 	}
-	compare(t, "Norm of 2^31+64", values(t, m(ops.Norm(ctx, g))), []float64{math.Sqrt(all)}, 1e-6, 0)
-	compare(t, "Norm of 2^30+32 strided", values(t, m(ops.Norm(ctx, s))), []float64{math.Sqrt(odd)}, 1e-6, 0)
+	compare(t, "Norm of 2^31+64", values(t, m(ops.Norm(ctx, g))), []float64{math.Sqrt(all)}, rtol, atol)
+	compare(t, "Norm of 2^30+32 strided", values(t, m(ops.Norm(ctx, s))), []float64{math.Sqrt(odd)}, rtol, atol)
 }

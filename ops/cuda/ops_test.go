@@ -13,124 +13,6 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
-// Tolerances of CUDA results against the CPU kernels. Elementwise kernels
-// compute in float64 on both sides and round once, so they agree to within
-// an ulp of the dtype (plus the difference of a fused multiply-add in
-// float64); reductions differ in summation order only.
-func elemTol(dtype ops.DType) (rtol, atol float64) {
-	switch dtype {
-	case ops.Float32:
-		return 1e-6, 1e-12
-	case ops.Float16, ops.BFloat16:
-		return halfTol(dtype)
-	}
-	return 1e-12, 1e-14
-}
-
-// elemShapes are the shapes elementwise ops are checked on: 1-D sizes 0,
-// 1, 7, 1023 and 2^20+3 (not under -short), and multi-dimensional shapes
-// for transposed and narrowed inputs.
-func elemShapes() [][]int {
-	s := [][]int{{0}, {1}, {7}, {1023}}
-	if !testing.Short() {
-		s = append(s, []int{1<<20 + 3})
-	}
-	return append(s, []int{0, 5}, []int{1, 1}, []int{7, 5}, []int{33, 65}, []int{257, 129}, []int{4, 5, 6})
-}
-
-func numel(shape []int) int {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	return n
-}
-
-// elemCase is an op checked elementwise: its tensor inputs are views of
-// random data, the first in the layout under test, the others in the next
-// layouts. extra, if set, builds the op's CPU arguments from the first input
-// and says which of them is that input (the others are copied to the GPU).
-type elemCase struct {
-	op     string
-	inputs int
-	args   ops.Args
-	extra  func(tb testing.TB, dtype ops.DType, x *ops.Tensor) (args []*ops.Tensor, xi int)
-}
-
-var elemCases = []elemCase{
-	{op: "AddScalar", inputs: 1, args: ops.Args{Floats: []float64{0.75}}},
-	{op: "Scale", inputs: 1, args: ops.Args{Floats: []float64{-1.5}}},
-	{op: "Axpby", inputs: 2, args: ops.Args{Floats: []float64{2, -0.5}}},
-	{op: "Polynomial", inputs: 1, args: ops.Args{Floats: []float64{0.5, -1, 2, 0.25}}},
-	{op: "PolynomialBackward", inputs: 2, args: ops.Args{Floats: []float64{0.5, -1, 2}}},
-	{op: "Contiguous", inputs: 1},
-	// NormBackward(gradOut, x, norm), gradOut and norm 0-d.
-	{op: "NormBackward", inputs: 1, extra: func(tb testing.TB, dtype ops.DType, x *ops.Tensor) ([]*ops.Tensor, int) {
-		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Norm(context.Background(), x))}, 1
-	}},
-	{op: "NormBackward(norm=0)", inputs: 1, extra: func(tb testing.TB, dtype ops.DType, x *ops.Tensor) ([]*ops.Tensor, int) {
-		return []*ops.Tensor{must(tb)(ops.Full(1.5, dtype)), x, must(tb)(ops.Zeros(dtype))}, 1
-	}},
-}
-
-func opName(s string) string {
-	for i, c := range s {
-		if c == '(' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-func TestElementwiseMatchesCPU(t *testing.T) {
-	ctx := context.Background()
-	requireGPU(t)
-	m := must(t)
-	for ci, c := range elemCases {
-		op := ops.LookupOp(opName(c.op))
-		for _, dtype := range dtypes {
-			for si, shape := range elemShapes() {
-				kinds := kindsFor(shape)
-				for ki, kind := range kinds {
-					what := fmt.Sprintf("%s %v %v %s", c.op, dtype, shape, kind)
-					n := numel(shape)
-					// The first input in the layout under test, the others in the next layouts.
-					var cpuIn, gpuIn []*ops.Tensor
-					for k := range c.inputs {
-						v := makeView(t, dtype, randData(uint64(100*ci+10*si+k), n, -2, 2), shape, kinds[(ki+k)%len(kinds)])
-						cpuIn = append(cpuIn, v.cpu(t))
-						gpuIn = append(gpuIn, v.gpu(t))
-					}
-					if c.extra != nil {
-						args, xi := c.extra(t, dtype, cpuIn[0])
-						g := make([]*ops.Tensor, len(args))
-						for i, a := range args {
-							if i == xi {
-								g[i] = gpuIn[0]
-							} else {
-								g[i] = m(a.To(ctx, dev))
-							}
-						}
-						cpuIn, gpuIn = args, g
-					}
-					want := m(op.Call(ctx, cpuIn, c.args))
-					got, err := op.Call(ctx, gpuIn, c.args)
-					if err != nil {
-						t.Fatalf("%s: %v", what, err)
-					}
-					checkOut(t, what, got, dev, dtype, want.Shape())
-					rtol, atol := elemTol(dtype)
-					compare(t, what, values(t, got), values(t, want), rtol, atol)
-					for _, x := range gpuIn {
-						x.Free()
-					}
-					got.Free()
-				}
-			}
-		}
-	}
-}
-
 // TestVectorTails checks the vectorized path and its scalar tail for every
 // length mod 4 and a few alignments (contiguous views at offsets 0..3).
 func TestVectorTails(t *testing.T) {
@@ -145,43 +27,12 @@ func TestVectorTails(t *testing.T) {
 				gx := m(x.To(ctx, dev)) // a copy at offset 0
 				gv := m(m(base.To(ctx, dev)).Narrow(0, off, n))
 				want := values(t, m(ops.Polynomial(ctx, x, 1, -2, 3, -4)))
-				rtol, atol := elemTol(dtype)
+				rtol, atol := optest.Tolerance(dtype)
 				compare(t, name("Polynomial aligned ", dtype, n, off), values(t, m(ops.Polynomial(ctx, gx, 1, -2, 3, -4))), want, rtol, atol)
 				compare(t, name("Polynomial at offset ", dtype, n, off), values(t, m(ops.Polynomial(ctx, gv, 1, -2, 3, -4))), want, rtol, atol)
 				wn := values(t, m(ops.Norm(ctx, x)))
-				compare(t, name("Norm aligned ", dtype, n, off), values(t, m(ops.Norm(ctx, gx))), wn, normTol(dtype), 0)
-				compare(t, name("Norm at offset ", dtype, n, off), values(t, m(ops.Norm(ctx, gv))), wn, normTol(dtype), 0)
-			}
-		}
-	}
-}
-
-// normTol: both sides sum in float64; the 16-bit results can differ by the
-// rounding of the result (halfTol: there is no sqrt(n) term).
-func normTol(dtype ops.DType) float64 {
-	switch dtype {
-	case ops.Float32:
-		return 1e-6
-	case ops.Float16, ops.BFloat16:
-		rtol, _ := halfTol(dtype)
-		return rtol
-	}
-	return 1e-12
-}
-
-func TestNormMatchesCPU(t *testing.T) {
-	ctx := context.Background()
-	requireGPU(t)
-	m := must(t)
-	for _, dtype := range dtypes {
-		for si, shape := range elemShapes() {
-			for _, kind := range kindsFor(shape) {
-				what := fmt.Sprintf("Norm %v %v %s", dtype, shape, kind)
-				v := makeView(t, dtype, randData(uint64(si), numel(shape), -3, 3), shape, kind)
-				want := m(ops.Norm(ctx, v.cpu(t)))
-				got := m(ops.Norm(ctx, v.gpu(t)))
-				checkOut(t, what, got, dev, dtype, []int{})
-				compare(t, what, values(t, got), values(t, want), normTol(dtype), 0)
+				compare(t, name("Norm aligned ", dtype, n, off), values(t, m(ops.Norm(ctx, gx))), wn, rtol, 0)
+				compare(t, name("Norm at offset ", dtype, n, off), values(t, m(ops.Norm(ctx, gv))), wn, rtol, 0)
 			}
 		}
 	}
@@ -214,14 +65,15 @@ func TestNormLarge(t *testing.T) {
 	g := m(x.To(ctx, dev))
 	x.Free()
 	got := values(t, m(ops.Norm(ctx, g)))[0]
-	compare(t, "Norm of 2^28 float32", []float64{got}, []float64{math.Sqrt(all)}, 1e-6, 0)
+	rtol, atol := optest.Tolerance(ops.Float32)
+	compare(t, "Norm of 2^28 float32", []float64{got}, []float64{math.Sqrt(all)}, rtol, atol)
 	// Deterministic: the same result again.
 	if again := values(t, m(ops.Norm(ctx, g)))[0]; again != got {
 		t.Fatalf("Norm is not deterministic: %v then %v", got, again)
 	}
 	s := m(m(g.Reshape(n/2, 2)).Narrow(1, 0, 1))
 	gotEven := values(t, m(ops.Norm(ctx, s)))[0]
-	compare(t, "Norm of 2^27 strided float32", []float64{gotEven}, []float64{math.Sqrt(even)}, 1e-6, 0)
+	compare(t, "Norm of 2^27 strided float32", []float64{gotEven}, []float64{math.Sqrt(even)}, rtol, atol)
 	t.Logf("Norm of 2^28 float32: %.10g (float64 reference %.10g, rel. error %.2g)", got, math.Sqrt(all), math.Abs(got-math.Sqrt(all))/math.Sqrt(all))
 }
 
@@ -234,55 +86,6 @@ func TestNormLarge(t *testing.T) {
 // block kernel that caches the row in shared memory or, for 70000 float64
 // elements, reads it three times.
 var matShapes = [][]int{{0, 5}, {5, 0}, {1, 1}, {7, 5}, {33, 65}, {257, 129}, {300, 260}, {3, 700}, {3, 1024}, {2, 1025}, {3, 3000}, {3, 8192}, {700, 9000}, {2, 16000}, {3, 16384}, {2, 70000}}
-
-func TestRowSoftmaxMatchesCPU(t *testing.T) {
-	ctx := context.Background()
-	requireGPU(t)
-	m := must(t)
-	for _, dtype := range dtypes {
-		rtol, atol := 2e-6, 1e-12 // float32: expf (2 ulp) of a float32 difference
-		switch dtype {
-		case ops.Float64:
-			rtol, atol = 1e-12, 1e-15
-		case ops.Float16, ops.BFloat16:
-			rtol, atol = halfTol(dtype) // float32 expf and sums in float32 or double, one rounding
-		}
-		for si, shape := range matShapes {
-			for _, kind := range []optest.Layout{kContig, kTransposed, kNarrowed, kStrided} {
-				what := fmt.Sprintf("RowSoftmax %v %v %s", dtype, shape, kind)
-				data := randData(uint64(si), numel(shape), -4, 4)
-				if len(data) > 0 {
-					data[0] += 60 // one dominant element
-				}
-				v := makeView(t, dtype, data, shape, kind)
-				want := m(ops.RowSoftmax(ctx, v.cpu(t)))
-				got := m(ops.RowSoftmax(ctx, v.gpu(t)))
-				checkOut(t, what, got, dev, dtype, shape)
-				compare(t, what, values(t, got), values(t, want), rtol, atol)
-
-				// Backward: y*(g - rowsum(g*y)) with g in another layout.
-				what = fmt.Sprintf("RowSoftmaxBackward %v %v %s", dtype, shape, kind)
-				// The same y on both sides (the CPU's): where g - rowsum(g*y) cancels,
-				// float32 differences in y would be amplified.
-				gv := makeView(t, dtype, randData(uint64(si+50), numel(shape), -1, 1), shape, kind)
-				y := want
-				gy := m(y.To(ctx, dev))
-				bw := ops.LookupOp("RowSoftmaxBackward")
-				wantB := m(bw.Call(ctx, []*ops.Tensor{gv.cpu(t), y}, ops.Args{}))
-				gotB := m(bw.Call(ctx, []*ops.Tensor{gv.gpu(t), gy}, ops.Args{}))
-				checkOut(t, what, gotB, dev, dtype, shape)
-				brtol, batol := 1e-6, 1e-12
-				switch dtype {
-				case ops.Float64:
-					brtol, batol = 1e-10, 1e-15
-				case ops.Float16, ops.BFloat16:
-					brtol, batol = halfTol(dtype)
-				}
-				compare(t, what, values(t, gotB), values(t, wantB), brtol, batol)
-			}
-		}
-	}
-}
 
 // TestRowSoftmaxOverflow checks the max-subtraction: rows with values
 // near the float32 range limit give finite results.
@@ -304,10 +107,7 @@ func TestRowSoftmaxOverflow(t *testing.T) {
 					t.Fatalf("RowSoftmax %v D=%d: element %d is %v", dtype, d, i, v)
 				}
 			}
-			rtol, atol := 2e-6, 1e-12
-			if isHalf(dtype) {
-				rtol, atol = halfTol(dtype)
-			}
+			rtol, atol := optest.Tolerance(dtype)
 			compare(t, name("RowSoftmax large values ", dtype, " ", d), got, want, rtol, atol)
 		}
 	}
@@ -330,14 +130,14 @@ func TestMatMulMatchesCPU(t *testing.T) {
 	layouts := []optest.Layout{kContig, kOffset, kStrided, kTransposed, kNarrowed}
 	for _, dtype := range dtypes {
 		// The 16-bit dtypes compute in float32 (u = 2^-24) and round the
-		// result once: add that rounding, 2u_half*|ref| (halfTol).
-		u := 0x1p-24
+		// result once: add that rounding (the tolerance table's op column).
+		u := testkit.For(ops.Float32).UnitRoundoff
 		if dtype == ops.Float64 {
-			u = 0x1p-53
+			u = testkit.For(ops.Float64).UnitRoundoff
 		}
 		hr, ha := 0.0, 0.0
 		if isHalf(dtype) {
-			hr, ha = halfTol(dtype)
+			hr, ha = optest.Tolerance(dtype)
 		}
 		for ci, c := range matmulCases {
 			M, K, N := c[0], c[1], c[2]
@@ -367,8 +167,8 @@ func TestMatMulMatchesCPU(t *testing.T) {
 					checkOut(t, what, got, dev, dtype, []int{M, N})
 					gv := values(t, got)
 					cv := values(t, m(ops.MatMul(ctx, av.cpu(t), bv.cpu(t))))
-					if err := testkit.CompareEach(gv, ref, func(i int) float64 { return bound[i] + 1e-300 }); err != nil {
-						t.Fatalf("%s: %v (CPU kernel: %v)", what, err, testkit.CompareEach(cv, ref, func(i int) float64 { return bound[i] + 1e-300 }))
+					if err := testkit.CompareEach(gv, ref, func(i int) float64 { return bound[i] + math.SmallestNonzeroFloat64 }); err != nil {
+						t.Fatalf("%s: %v (CPU kernel: %v)", what, err, testkit.CompareEach(cv, ref, func(i int) float64 { return bound[i] + math.SmallestNonzeroFloat64 }))
 					}
 				}
 			}
@@ -437,8 +237,9 @@ func TestManyDims(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d dims: %v", dims, err)
 		}
-		compare(t, name("Polynomial ", dims, " dims"), values(t, got), want, 1e-12, 1e-14)
-		compare(t, name("Norm ", dims, " dims"), values(t, m(ops.Norm(ctx, gv))), values(t, m(ops.Norm(ctx, cv))), 1e-12, 0)
+		rtol, atol := optest.Tolerance(ops.Float64)
+		compare(t, name("Polynomial ", dims, " dims"), values(t, got), want, rtol, atol)
+		compare(t, name("Norm ", dims, " dims"), values(t, m(ops.Norm(ctx, gv))), values(t, m(ops.Norm(ctx, cv))), rtol, atol)
 		compare(t, name("Contiguous ", dims, " dims"), values(t, m(gv.Contiguous(ctx))), values(t, cv), 0, 0)
 	}
 }
@@ -470,8 +271,8 @@ func TestFloatScalarsBitExact(t *testing.T) {
 	gx := m(x.To(ctx, dev))
 	scalars := []float64{0.75, -1.5, 0.1, 1.0 / 3, 1e-40, 3e38, 1e300, math.Inf(1), math.SmallestNonzeroFloat32}
 	for _, s := range scalars {
-		for _, op := range []string{"AddScalar", "Scale"} {
-			o := ops.LookupOp(op)
+		for _, o := range []*ops.Op{ops.Builtin.AddScalar, ops.Builtin.Scale} {
+			op := o.Name()
 			want, err := m(o.Call(ctx, []*ops.Tensor{x}, ops.Args{Floats: []float64{s}})).Float32s()
 			if err != nil {
 				t.Fatal(err)
@@ -496,5 +297,21 @@ func TestFloatScalarsBitExact(t *testing.T) {
 				t.Errorf("%s(%g): %d of %d elements differ from the CPU", op, s, bad, n)
 			}
 		}
+	}
+}
+
+// TestNormBackwardZeroNorm: where the norm is 0, NormBackward's gradient
+// is 0 (not NaN), on the GPU as on the CPU (the conformance suite's norms
+// are random, never 0).
+func TestNormBackwardZeroNorm(t *testing.T) {
+	ctx := context.Background()
+	requireGPU(t)
+	m := must(t)
+	for _, dtype := range dtypes {
+		x := fromData(t, dtype, randData(5, 1023, -1, 1))
+		g, zero := m(ops.Full(1.5, dtype)), m(ops.Zeros(dtype))
+		want := values(t, m(backward.Norm(ctx, g, x, zero)))
+		got := values(t, m(backward.Norm(ctx, m(g.To(ctx, dev)), m(x.To(ctx, dev)), m(zero.To(ctx, dev)))))
+		compare(t, name("NormBackward with norm 0 ", dtype), got, want, 0, 0)
 	}
 }

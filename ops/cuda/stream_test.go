@@ -12,6 +12,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
 // Without a GPU every entry point of the stream API reports ErrNoDevice
@@ -88,7 +89,8 @@ func TestOpsOnStreams(t *testing.T) {
 		t.Errorf("AddScalarContext's output belongs to %v, want %v", got, s1)
 	}
 	z := m(ops.Polynomial(c2, y, 1, 2, 3, 4)) // s2 waits for s1
-	compare(t, "Polynomial on s2 of AddScalar on s1", values(t, z), want, 1e-6, 1e-6)
+	rtol, atol := optest.Tolerance(ops.Float32)
+	compare(t, "Polynomial on s2 of AddScalar on s1", values(t, z), want, rtol, atol)
 	def, err := cuda.DefaultStream(dev.Index)
 	if err != nil {
 		t.Fatal(err)
@@ -368,6 +370,7 @@ func TestPinnedAsyncCopies(t *testing.T) {
 func TestGraphReplay(t *testing.T) {
 	requireGPU(t)
 	m := must(t)
+	rtol, atol := optest.Tolerance(ops.Float32)
 	s := newStream(t)
 	const n = 4096
 	data := randData(91, n, -1, 1)
@@ -402,7 +405,7 @@ func TestGraphReplay(t *testing.T) {
 		if err := g.Replay(); err != nil {
 			t.Fatal(err)
 		}
-		compare(t, "graph replay", values(t, out), want, 1e-6, 1e-6)
+		compare(t, "graph replay", values(t, out), want, rtol, atol)
 	}
 	// New input values (written on the default stream) are read by the next replay.
 	in := get[*cuda.Pinned](t)(cuda.NewPinned(ops.Float32, n))
@@ -417,7 +420,7 @@ func TestGraphReplay(t *testing.T) {
 	if err := g.Replay(); err != nil {
 		t.Fatal(err)
 	}
-	compare(t, "replay after the input changed", values(t, out), want1, 1e-6, 1e-6)
+	compare(t, "replay after the input changed", values(t, out), want1, rtol, atol)
 	// Eager work allocating on the capture stream does not get graph memory.
 	e := m(ops.AddScalar(cuda.WithStream(context.Background(), s), x, 1))
 	if devicePtr(t, e) == devicePtr(t, out) {
@@ -429,7 +432,7 @@ func TestGraphReplay(t *testing.T) {
 	if err := g.Replay(); !errors.Is(err, cuda.ErrClosed) {
 		t.Errorf("Replay after Close = %v, want ErrClosed", err)
 	}
-	compare(t, "output after Close", values(t, out), want1, 1e-6, 1e-6)
+	compare(t, "output after Close", values(t, out), want1, rtol, atol)
 }
 
 // Work that cannot be captured fails the capture with a clear error; the

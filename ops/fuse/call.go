@@ -6,13 +6,8 @@ import (
 	"fmt"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 )
-
-// ChainOp is the op every chain is called through: an ops.MultiOp whose
-// kernels get the call's *Launch as their attr. Its CPU kernel is this
-// package's; a device package registers its own on it (ops/fuse/fusecuda,
-// imported, the CUDA kernel), as ops/cuda registers the built-in ops'.
-var ChainOp = ops.RegisterMultiOp("fuse.Chain", runCPU)
 
 // Call computes the chain on the inputs (In(0), In(1), ...; all on one
 // device, of any dtypes and layouts, broadcasting to one shape) with the
@@ -39,7 +34,7 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 	if len(inputs) != c.nIn || len(scalars) != c.nArg {
 		return nil, c.errorf(ops.ErrArg, "got %d tensor inputs and %d scalar arguments, expected %d and %d", len(inputs), len(scalars), c.nIn, c.nArg)
 	}
-	outs, err := ChainOp.Call(ctx, "fuse."+c.name, inputs, func(in []*ops.Tensor, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
+	outs, err := driver.ChainOp.Call(ctx, "fuse."+c.name, inputs, func(in []*ops.Tensor, grad bool) ([]ops.Output, *driver.Launch, ops.FuncBackward, error) {
 		return c.prepare(in, scalars, grad)
 	})
 	if err != nil && errors.Is(err, ops.ErrNoKernel) && inputs[0].Device().Type != ops.DeviceCPU {
@@ -50,7 +45,7 @@ func (c *Chain) Call(ctx context.Context, inputs []*ops.Tensor, scalars ...float
 
 // prepare types and plans a call on checked inputs: the outputs, the
 // Launch its kernel gets and, with grad, its backward.
-func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
+func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]ops.Output, *driver.Launch, ops.FuncBackward, error) {
 	var inBuf [8]ops.DType
 	inT := inBuf[:0]
 	for i, t := range inputs {
@@ -83,7 +78,7 @@ func (c *Chain) prepare(inputs []*ops.Tensor, scalars []float64, grad bool) ([]o
 	for k, d := range s.OutDTypes {
 		outs[k] = ops.Output{Shape: shape, DType: d}
 	}
-	l := &Launch{Spec: s, N: p.n, Dims: p.dims, Strides: p.strides, Consts: c.consts, Args: scalars}
+	l := &driver.Launch{Spec: &s.Spec, N: p.n, Dims: p.dims, Strides: p.strides, Consts: c.consts, Args: scalars}
 	return outs, l, bw, nil
 }
 
@@ -103,13 +98,22 @@ func (c *Chain) Call1(ctx context.Context, inputs []*ops.Tensor, scalars ...floa
 // use for inputs of the given dtypes with n elements each, contiguous at
 // an aligned offset (the Vector class): for tests and tools that inspect
 // the generated code.
-func (c *Chain) SpecFor(n int, dtypes ...ops.DType) (*Spec, error) {
-	return c.SpecForLayout(Vector, 0, n, dtypes...)
+func (c *Chain) SpecFor(n int, dtypes ...ops.DType) (*driver.Spec, error) {
+	return c.SpecForLayout(driver.Vector, 0, n, dtypes...)
 }
 
 // SpecForLayout is SpecFor for a layout class; rank is the number of
 // merged dimensions of the Strided class.
-func (c *Chain) SpecForLayout(layout LayoutClass, rank, n int, dtypes ...ops.DType) (*Spec, error) {
+func (c *Chain) SpecForLayout(layout driver.LayoutClass, rank, n int, dtypes ...ops.DType) (*driver.Spec, error) {
+	s, err := c.specFor(layout, rank, n, dtypes)
+	if err != nil {
+		return nil, err
+	}
+	return &s.Spec, nil
+}
+
+// specFor is SpecForLayout's spec with this package's part.
+func (c *Chain) specFor(layout driver.LayoutClass, rank, n int, dtypes []ops.DType) (*spec, error) {
 	if len(dtypes) != c.nIn {
 		return nil, c.errorf(ops.ErrArg, "got %d dtypes, expected %d", len(dtypes), c.nIn)
 	}
@@ -118,7 +122,7 @@ func (c *Chain) SpecForLayout(layout LayoutClass, rank, n int, dtypes ...ops.DTy
 		return nil, err
 	}
 	p := plan{n: n, layout: layout, vec: vecWidth(dtypes, ty.out), index64: n > 1<<31-1}
-	if layout == Strided {
+	if layout == driver.Strided {
 		p.dims = make([]int, rank)
 	}
 	return c.spec(dtypes, p)

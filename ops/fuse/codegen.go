@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 )
 
-// The generated kernel, one per Spec. Every layout class covers the
+// The generated kernel, one per spec. Every layout class covers the
 // problem with one work item (a vector of VecWidth elements, or one
 // element) per thread; with 64-bit indices a grid-stride loop takes over
 // past the grid (the device kernel caps the grid). Inputs are loaded and widened
@@ -19,9 +20,6 @@ import (
 // outputs, the inputs, n (long long), the scalars (double each), and for
 // the Strided class the merged dimensions (long long each) and each
 // input's strides (long long each).
-
-// Threads is the block size of every generated kernel.
-const Threads = 256
 
 func shortHash(s string) string {
 	h := sha256.Sum256([]byte(s))
@@ -85,8 +83,8 @@ var infix = map[op]string{opAdd: "+", opSub: "-", opMul: "*", opDiv: "/", opLt: 
 
 // body returns the statements computing the outputs y0.. (in their compute
 // types) from the inputs x0.. (in theirs) and the scalars s0...
-func body(s *Spec, indent string) string {
-	c := s.Chain
+func body(s *spec, indent string) string {
+	c := s.chain
 	var b strings.Builder
 	for i, st := range c.steps {
 		ct := computeType(s.stepType[i])
@@ -160,18 +158,18 @@ func body(s *Spec, indent string) string {
 }
 
 // generate returns the CUDA C++ source of a spec's kernel.
-func generate(s *Spec) string {
-	c := s.Chain
+func generate(s *spec) string {
+	c := s.chain
 	idx := "int"
 	if s.Index64 {
 		idx = "long long"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "// fuse chain %q: %d inputs, %d outputs, layout %v", c.name, c.nIn, len(c.outputs), s.Layout)
-	if s.Layout == Vector {
+	if s.Layout == driver.Vector {
 		fmt.Fprintf(&b, " (%d elements per thread)", s.VecWidth)
 	}
-	if s.Layout == Strided {
+	if s.Layout == driver.Strided {
 		fmt.Fprintf(&b, " (rank %d)", s.Rank)
 	}
 	fmt.Fprintf(&b, ", %s indices.\n", idx)
@@ -193,7 +191,7 @@ func generate(s *Spec) string {
 	for _, f := range c.funcs {
 		fmt.Fprintf(&b, "// DeviceFunc %s\n%s\n\n", f.Name, strings.TrimSpace(f.Source))
 	}
-	if s.Layout == Vector {
+	if s.Layout == driver.Vector {
 		b.WriteString("template <typename T, int N>\nstruct __align__(sizeof(T) * N) Pack { T v[N]; };\n\n")
 	}
 	// Parameters.
@@ -208,7 +206,7 @@ func generate(s *Spec) string {
 	for k := range len(c.consts) + c.nArg {
 		params = append(params, fmt.Sprintf("double s%d", k))
 	}
-	if s.Layout == Strided {
+	if s.Layout == driver.Strided {
 		for d := range s.Rank {
 			params = append(params, fmt.Sprintf("long long d%d_", d))
 		}
@@ -218,7 +216,7 @@ func generate(s *Spec) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "extern \"C\" __global__ void __launch_bounds__(%d)\n%s(%s) {\n", Threads, s.Entry, strings.Join(params, ",\n    "))
+	fmt.Fprintf(&b, "extern \"C\" __global__ void __launch_bounds__(%d)\n%s(%s) {\n", driver.Threads, s.Entry, strings.Join(params, ",\n    "))
 	fmt.Fprintf(&b, "  typedef %s I;\n  const I n = (I)n_;\n", idx)
 	loop := "  const I step = (I)gridDim.x * blockDim.x;\n"
 	if s.Index64 {
@@ -231,7 +229,7 @@ func generate(s *Spec) string {
 		closeLoop = "    }\n  }\n"
 	}
 	switch s.Layout {
-	case Vector:
+	case driver.Vector:
 		N := s.VecWidth
 		fmt.Fprintf(&b, "  const I nvec = n / %d;\n", N)
 		fmt.Fprintf(&b, loop, "nvec")
@@ -252,11 +250,11 @@ func generate(s *Spec) string {
 		fmt.Fprintf(&b, "  {\n    const I g = nvec * %d + (I)blockIdx.x * blockDim.x + threadIdx.x;\n    if (g < n) {\n", N)
 		elem(&b, s, "i%d[g]", "o%d[g]")
 		b.WriteString("    }\n  }\n")
-	case Linear:
+	case driver.Linear:
 		fmt.Fprintf(&b, loop, "n")
 		elem(&b, s, "i%d[g]", "o%d[g]")
 		b.WriteString(closeLoop)
-	case Strided:
+	case driver.Strided:
 		fmt.Fprintf(&b, loop, "n")
 		b.WriteString("      I rest = g;\n")
 		for j := range s.InDTypes {
@@ -282,7 +280,7 @@ func generate(s *Spec) string {
 // elem writes the statements of one element at a thread's inner indent:
 // load each input (in is the format of input j's element, given j, or j
 // twice), compute, and store each output (out, given k).
-func elem(b *strings.Builder, s *Spec, in, out string) {
+func elem(b *strings.Builder, s *spec, in, out string) {
 	const indent = "      "
 	for j, d := range s.InDTypes {
 		src := fmt.Sprintf(in, j)
@@ -300,10 +298,10 @@ func elem(b *strings.Builder, s *Spec, in, out string) {
 	}
 }
 
-// CompileOptions are the NVRTC options of a spec's kernel.
-func (s *Spec) CompileOptions() []string {
+// compileOptions are the NVRTC options of the chain's kernels.
+func (c *Chain) compileOptions() []string {
 	o := []string{"-std=c++17"}
-	if s.Chain.opts.Exact {
+	if c.opts.Exact {
 		o = append(o, "--fmad=false")
 	}
 	return o

@@ -1,13 +1,13 @@
 package fuse
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"runtime"
 	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/half"
 )
 
@@ -90,12 +90,10 @@ func writer(t *ops.Tensor) (func(i int, v float64), error) {
 	return nil, fmt.Errorf("dtype %v", t.DType())
 }
 
-// runCPU computes a launch on the CPU: the MultiKernel of ChainOp for the
-// CPU.
-func runCPU(_ context.Context, outs, in []*ops.Tensor, attr any) error {
-	l := attr.(*Launch)
-	s := l.Spec
-	c := s.Chain
+// eval computes a launch of s on the CPU: its driver.Spec's Eval, which
+// driver.ChainOp's CPU kernel runs.
+func (s *spec) eval(l *driver.Launch, outs, in []*ops.Tensor) error {
+	c := s.chain
 	for _, st := range c.steps {
 		if st.kind == kCall && c.funcs[st.index].CPU == nil {
 			return c.errorf(ops.ErrNoKernel, "DeviceFunc %s has no CPU implementation (DeviceFunc.CPU), so the chain cannot run on the CPU", c.funcs[st.index].Name)
@@ -145,7 +143,7 @@ func runCPU(_ context.Context, outs, in []*ops.Tensor, attr any) error {
 				}
 				lo := ch * cpuChunk
 				hi := min(lo+cpuChunk, l.N)
-				evalChunk(l, rd, base, wr, vals, lo, hi)
+				s.evalChunk(l, rd, base, wr, vals, lo, hi)
 			}
 		}()
 	}
@@ -154,8 +152,8 @@ func runCPU(_ context.Context, outs, in []*ops.Tensor, attr any) error {
 }
 
 // offsets fills off with the storage offsets of elements lo..hi-1 of input j.
-func offsets(l *Launch, j, base, lo, hi int, off []int) {
-	if l.Spec.Layout != Strided {
+func offsets(l *driver.Launch, j, base, lo, hi int, off []int) {
+	if l.Spec.Layout != driver.Strided {
 		for i := lo; i < hi; i++ {
 			off[i-lo] = base + i
 		}
@@ -172,9 +170,8 @@ func offsets(l *Launch, j, base, lo, hi int, off []int) {
 	}
 }
 
-func evalChunk(l *Launch, rd []func(int) float64, base []int, wr []func(int, float64), vals [][]float64, lo, hi int) {
-	s := l.Spec
-	c := s.Chain
+func (s *spec) evalChunk(l *driver.Launch, rd []func(int) float64, base []int, wr []func(int, float64), vals [][]float64, lo, hi int) {
+	c := s.chain
 	n := hi - lo
 	var offBuf [cpuChunk]int
 	off := offBuf[:n]

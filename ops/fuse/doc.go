@@ -63,17 +63,19 @@
 //
 // # Devices, caching and exactness
 //
-// A chain is called through ChainOp, an ops.MultiOp: the dispatcher that
+// A chain is called through driver.ChainOp (package ops/fuse/driver, the
+// contract between this package and the device packages, as
+// database/sql/driver is database/sql's), an ops.MultiOp: the dispatcher that
 // runs every op checks and pins the inputs, allocates the outputs on the
 // context's stream, orders them after the inputs' work, runs the kernel
 // registered for the device and records the call for autograd. A fused
 // chain is a kind of kernel, not a kind of op. On the CPU the kernel
 // computes the chain in Go with the same roundings (the reference in tests
 // and the fallback without a GPU). Importing ops/fuse/fusecuda registers
-// the CUDA kernel: the generated source (see
-// Spec.Source and SpecFor) is compiled with NVRTC through ops/cuda/jit's
-// disk cache and loaded with ops/cuda/cumodule. Kernels are cached by Spec
-// key: the chain's structure, the inputs' dtypes, the layout class (Vector:
+// the CUDA kernel: the generated source (see SpecFor and driver.Spec's
+// Source) is compiled with NVRTC through ops/cuda/jit's disk cache and
+// loaded with ops/cuda/cumodule. Kernels are cached by spec key
+// (driver.Spec.Key): the chain's structure, the inputs' dtypes, the layout class (Vector:
 // contiguous and aligned, each thread moves 16-byte vectors; Linear:
 // contiguous; Strided: per-input strides over the merged dimensions) and
 // the index width, plus the device's architecture; in memory per process

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 )
 
@@ -23,18 +24,18 @@ func TestGolden(t *testing.T) {
 	for _, g := range []struct {
 		file   string
 		chain  string
-		layout fuse.LayoutClass
+		layout driver.LayoutClass
 		rank   int
 		n      int
 		dtypes []ops.DType
 		grad   bool
 	}{
-		{"chain20_f32_vector.cu.golden", "chain20", fuse.Vector, 0, 1 << 20, []ops.DType{ops.Float32}, false},
-		{"gelu_f16_strided2.cu.golden", "gelu", fuse.Strided, 2, 1000, []ops.DType{ops.Float16}, false},
-		{"outputs3_f64_linear64.cu.golden", "outputs3", fuse.Linear, 0, 1 << 32, []ops.DType{ops.Float64, ops.Float64}, false},
-		{"casts_bf16_vector.cu.golden", "casts", fuse.Vector, 0, 64, []ops.DType{ops.BFloat16}, false},
-		{"silu_f32_backward.cu.golden", "silu", fuse.Vector, 0, 64, []ops.DType{ops.Float32}, true},
-		{"where_f32_backward.cu.golden", "where", fuse.Vector, 0, 64, []ops.DType{ops.Float32, ops.Float32}, true},
+		{"chain20_f32_vector.cu.golden", "chain20", driver.Vector, 0, 1 << 20, []ops.DType{ops.Float32}, false},
+		{"gelu_f16_strided2.cu.golden", "gelu", driver.Strided, 2, 1000, []ops.DType{ops.Float16}, false},
+		{"outputs3_f64_linear64.cu.golden", "outputs3", driver.Linear, 0, 1 << 32, []ops.DType{ops.Float64, ops.Float64}, false},
+		{"casts_bf16_vector.cu.golden", "casts", driver.Vector, 0, 64, []ops.DType{ops.BFloat16}, false},
+		{"silu_f32_backward.cu.golden", "silu", driver.Vector, 0, 64, []ops.DType{ops.Float32}, true},
+		{"where_f32_backward.cu.golden", "where", driver.Vector, 0, 64, []ops.DType{ops.Float32, ops.Float32}, true},
 	} {
 		c := cases[g.chain]
 		var src string
@@ -49,7 +50,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src = s.Source()
+			src = s.Source
 		}
 		path := filepath.Join("testdata", g.file)
 		if *update {

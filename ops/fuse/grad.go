@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 )
 
 // Autograd: the dispatcher records a call as one node over all its outputs (ops.MultiOp.Call).
@@ -51,7 +52,7 @@ func (c *Chain) exprs() []Expr {
 // c.nIn+1, ... of the returned chain, after the forward inputs), for a
 // spec's dtypes, and which input each of its outputs is the gradient of;
 // nil when those outputs depend on no input.
-func (c *Chain) backward(s *Spec, with []int) (*Chain, []int, error) {
+func (c *Chain) backward(s *spec, with []int) (*Chain, []int, error) {
 	key := fmt.Sprintf("%v|%v", s.InDTypes, with)
 	c.mu.Lock()
 	bc, ok := c.grads[key]
@@ -232,7 +233,7 @@ func anyNeeds(needs []bool, args []int) bool {
 // dispatcher makes one autograd node when an input requires grad. The
 // backward of every output is derived first, so a chain that is not
 // differentiable fails before the call rather than in Backward.
-func (c *Chain) backwardFunc(s *Spec, nOut int, scalars []float64) (ops.FuncBackward, error) {
+func (c *Chain) backwardFunc(s *spec, nOut int, scalars []float64) (ops.FuncBackward, error) {
 	all := make([]int, nOut)
 	for k := range all {
 		all[k] = k
@@ -373,7 +374,7 @@ func (c *Chain) GradSourceFor(outputs []int, n int, dtypes ...ops.DType) (string
 			return "", c.errorf(ops.ErrArg, "outputs %v are not distinct and ascending", outputs)
 		}
 	}
-	s, err := c.SpecFor(n, dtypes...)
+	s, err := c.specFor(driver.Vector, 0, n, dtypes)
 	if err != nil {
 		return "", err
 	}
@@ -389,5 +390,5 @@ func (c *Chain) GradSourceFor(outputs []int, n int, dtypes ...ops.DType) (string
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(bs.Source()), nil
+	return strings.TrimSpace(bs.Source), nil
 }

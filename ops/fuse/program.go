@@ -38,7 +38,7 @@ type Chain struct {
 	sig     string // the structure, for cache keys
 
 	mu      sync.Mutex
-	specs   map[string]*Spec   // by dtypes and layout (spec)
+	specs   map[string]*spec   // by dtypes and layout (spec)
 	typings map[string]*typing // by dtypes (typed)
 	grads   map[string]*Chain  // backward chains, by dtypes and the outputs with gradients (backward)
 
@@ -73,7 +73,7 @@ func build(name string, outputs []Expr, opts Options, nIn, nArg int, strict bool
 	if name == "" {
 		name = "chain"
 	}
-	c := &Chain{name: name, opts: opts, nIn: nIn, nArg: nArg, specs: map[string]*Spec{}, typings: map[string]*typing{}, grads: map[string]*Chain{}}
+	c := &Chain{name: name, opts: opts, nIn: nIn, nArg: nArg, specs: map[string]*spec{}, typings: map[string]*typing{}, grads: map[string]*Chain{}}
 	if len(outputs) == 0 {
 		return nil, c.errorf(ops.ErrArg, "no outputs")
 	}

@@ -3,86 +3,28 @@ package fuse
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 )
 
 // weak is the "dtype" of a step computed only from scalars: it takes the
 // dtype of what it is combined with, and is computed in float64.
 const weak ops.DType = 0
 
-// LayoutClass is how a kernel indexes its inputs; it is part of the
-// kernel's cache key.
-type LayoutClass uint8
-
-// The layout classes.
-const (
-	// Vector: every input contiguous with the output's shape, at an
-	// offset that keeps VecWidth-element vectors aligned; each thread
-	// loads and stores whole vectors.
-	Vector LayoutClass = iota
-	// Linear: every input contiguous with the output's shape; one element
-	// per thread.
-	Linear
-	// Strided: inputs indexed through their own strides over Rank merged
-	// dimensions (0 strides for broadcast dimensions).
-	Strided
-)
-
-func (l LayoutClass) String() string {
-	switch l {
-	case Vector:
-		return "vector"
-	case Linear:
-		return "linear"
-	}
-	return "strided"
-}
-
-// Spec is a chain specialized for its inputs' dtypes and a layout class:
-// what one generated kernel computes. Device kernels (ops/fuse/fusecuda)
-// compile Source once per Key and architecture.
-type Spec struct {
-	Chain     *Chain
-	Key       string // the chain's structure, dtypes, layout class, vector width, rank, index width
-	Layout    LayoutClass
-	VecWidth  int  // elements per thread in the Vector class
-	Rank      int  // merged dimensions in the Strided class
-	Index64   bool // indices need 64 bits
-	InDTypes  []ops.DType
-	OutDTypes []ops.DType
-	Entry     string // the kernel's extern "C" name
-	// Linear is, for a spec of the Vector class, the same chain in the
-	// Linear class: what a device kernel runs when the storage turns out
-	// not to be aligned to a vector.
-	Linear *Spec
-	// Kernels holds a device kernel's own data for the spec (its loaded
-	// kernel per device, ...), released with the spec; fuse does not use it.
-	Kernels sync.Map
-
+// spec is a driver.Spec with what this package keeps of it: the chain,
+// each step's dtype and, for the Vector class, the Linear spec.
+type spec struct {
+	driver.Spec
+	chain    *Chain
 	stepType []ops.DType // each step's dtype (weak for scalar-only steps)
-	source   string
+	linear   *spec
 }
-
-// Source returns the CUDA C++ source of the spec's kernel.
-func (s *Spec) Source() string { return s.source }
 
 // compute64 reports whether step i computes in float64.
-func (s *Spec) compute64(i int) bool {
+func (s *spec) compute64(i int) bool {
 	d := s.stepType[i]
 	return d == weak || d == ops.Float64
-}
-
-// Launch is one call of a spec: the attr a kernel of ChainOp gets with the
-// call's outputs (contiguous, fresh) and inputs.
-type Launch struct {
-	Spec    *Spec
-	N       int       // elements of each output
-	Dims    []int     // the merged dimensions (Strided)
-	Strides [][]int   // per input, per merged dimension, in elements (0: broadcast) (Strided)
-	Consts  []float64 // the chain's constants (Const), shared by every call: read only
-	Args    []float64 // the call's scalar arguments (Arg)
 }
 
 // typeSteps gives each step a dtype from the inputs' dtypes, or an error
@@ -147,7 +89,7 @@ func goName(d ops.DType) string {
 type plan struct {
 	shape   []int
 	n       int
-	layout  LayoutClass
+	layout  driver.LayoutClass
 	vec     int
 	dims    []int
 	strides [][]int
@@ -216,9 +158,9 @@ func planFor(shape []int, in []*ops.Tensor, inT, outT []ops.DType) plan {
 		}
 	}
 	if linear {
-		p.layout = Linear
+		p.layout = driver.Linear
 		if aligned {
-			p.layout = Vector
+			p.layout = driver.Vector
 		}
 		p.index64 = p.n > 1<<31-1
 		return p
@@ -236,7 +178,7 @@ func planFor(shape []int, in []*ops.Tensor, inT, outT []ops.DType) plan {
 			}
 		}
 	}
-	p.layout = Strided
+	p.layout = driver.Strided
 	p.strides = make([][]int, len(in))
 	for d := range rank {
 		if shape[d] == 1 {
@@ -319,14 +261,14 @@ func (c *Chain) typed(inT []ops.DType) (*typing, error) {
 
 // spec returns the chain specialized for the dtypes and the plan's layout,
 // made and cached on first use.
-func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
+func (c *Chain) spec(inT []ops.DType, p plan) (*spec, error) {
 	var buf [48]byte
 	k := buf[:0]
 	for _, d := range inT {
 		k = append(k, byte(d))
 	}
 	vec := 0
-	if p.layout == Vector {
+	if p.layout == driver.Vector {
 		vec = p.vec
 	}
 	idx := byte(0)
@@ -346,15 +288,17 @@ func (c *Chain) spec(inT []ops.DType, p plan) (*Spec, error) {
 	}
 	// A copy: the caller's inT (on its stack) must not escape through the spec.
 	dts := append([]ops.DType(nil), inT...)
-	s = &Spec{Chain: c, Key: fmt.Sprintf("%s|%v|%v|%d|%d|%v", c.sig, dts, p.layout, vec, len(p.dims), p.index64),
+	s = &spec{Spec: driver.Spec{Key: fmt.Sprintf("%s|%v|%v|%d|%d|%v", c.sig, dts, p.layout, vec, len(p.dims), p.index64),
 		Layout: p.layout, VecWidth: vec, Rank: len(p.dims), Index64: p.index64,
-		InDTypes: dts, OutDTypes: t.out, stepType: t.steps}
+		InDTypes: dts, OutDTypes: t.out, Options: c.compileOptions()}, chain: c, stepType: t.steps}
 	s.Entry = "fuse_" + sanitize(c.name) + "_" + shortHash(s.Key)
-	s.source = generate(s)
-	if p.layout == Vector {
-		if s.Linear, err = c.spec(inT, plan{n: p.n, layout: Linear, index64: p.index64}); err != nil {
+	s.Source = generate(s)
+	s.Eval = s.eval
+	if p.layout == driver.Vector {
+		if s.linear, err = c.spec(inT, plan{n: p.n, layout: driver.Linear, index64: p.index64}); err != nil {
 			return nil, err
 		}
+		s.Linear = &s.linear.Spec
 	}
 	c.mu.Lock()
 	if old, ok := c.specs[string(k)]; ok {

@@ -48,6 +48,10 @@
 //
 // Benchmark times an op on the CPU and, where there is one, the GPU.
 //
+// Builtins returns the specs of package ops's built-in ops: one
+// conformance suite that every implementation of them runs through Run
+// (ops/cuda's tests do), as every BLAS implementation runs gonum's testblas.
+//
 // The package imports ops/cuda for its device checks; like every program
 // that does, a test that uses it starts and runs its CPU checks on machines
 // without a GPU or NVIDIA driver.

@@ -50,7 +50,7 @@ func fill(t *ops.Tensor, v []float64) error {
 	return copyInto(t, w)
 }
 
-func gatherCPU(linear bool) ops.MultiKernel {
+func gatherCPU(linear bool) ops.MultiKernel[any] {
 	return func(_ context.Context, outs, in []*ops.Tensor, _ any) error {
 		x, idx := in[0], in[1]
 		xv, err := x.Float64s()
@@ -77,7 +77,7 @@ func gatherCPU(linear bool) ops.MultiKernel {
 }
 
 // gather calls op on x [n, d] and idx [k] (int32) -> [k, d].
-func gather(op *ops.MultiOp) func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
+func gather(op *ops.MultiOp[any]) func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 	return func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
 		outs, err := op.Call(ctx, "", in, func(in []*ops.Tensor, grad bool) ([]ops.Output, any, ops.FuncBackward, error) {
 			x, idx := in[0], in[1]

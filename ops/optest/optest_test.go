@@ -3,7 +3,6 @@ package optest_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -11,207 +10,22 @@ import (
 	"testing"
 
 	"github.com/rules-cuda-go/rules_cuda_go/ops"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/backward"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
 )
 
-// The built-in ops of package ops, through the kit.
-
-func unary(name string, f func(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error), ref func(v float64) float64) optest.Spec {
-	return optest.Spec{
-		Name:   name,
-		Call:   func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return f(ctx, in[0]) },
-		Ref:    optest.Elementwise(func(v []float64) float64 { return ref(v[0]) }),
-		Inputs: 1,
+// The built-in ops run through the kit as optest.Builtins (ops/cuda's
+// TestBuiltins runs it, on the CPU and a GPU); here, that it covers every
+// one of them.
+func TestBuiltinsCoverEveryOp(t *testing.T) {
+	var names []string
+	for _, s := range optest.Builtins() {
+		name, _, _ := strings.Cut(s.Name, "(") // AsType(float16) is AsType's
+		names = append(names, name)
 	}
-}
-
-func TestAddScalar(t *testing.T) {
-	optest.Run(t, unary("AddScalar", func(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) { return ops.AddScalar(ctx, x, 0.75) },
-		func(v float64) float64 { return v + 0.75 }))
-}
-
-func TestScale(t *testing.T) {
-	optest.Run(t, unary("Scale", func(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) { return ops.Scale(ctx, x, -1.5) },
-		func(v float64) float64 { return -1.5 * v }))
-}
-
-func TestPolynomial(t *testing.T) {
-	optest.Run(t, unary("Polynomial", func(ctx context.Context, x *ops.Tensor) (*ops.Tensor, error) {
-		return ops.Polynomial(ctx, x, 0.5, -1, 2, 0.25)
-	}, func(v float64) float64 { return ((0.5*v-1)*v+2)*v + 0.25 }))
-}
-
-func TestAxpby(t *testing.T) {
-	optest.Run(t, optest.Spec{
-		Name: "Axpby",
-		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return ops.Axpby(ctx, 2, in[0], -0.5, in[1])
-		},
-		Ref:    optest.Elementwise(func(v []float64) float64 { return 2*v[0] - 0.5*v[1] }),
-		Inputs: 2,
-	})
-}
-
-func TestPolynomialBackward(t *testing.T) {
-	optest.Run(t, optest.Spec{
-		Name: "PolynomialBackward",
-		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return backward.Polynomial(ctx, in[0], in[1], 0.5, -1, 2)
-		},
-		Ref:    optest.Elementwise(func(v []float64) float64 { return v[0] * ((1.5*v[1]-2)*v[1] + 2) }),
-		Inputs: 2,
-		NoGrad: true,
-	})
-}
-
-// l2 is the L2 norm of v.
-func l2(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
-}
-
-func TestNorm(t *testing.T) {
-	optest.Run(t, optest.Spec{
-		Name: "Norm",
-		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.Norm(ctx, in[0]) },
-		Ref: func(in []optest.Values) optest.Values {
-			return optest.Values{Shape: []int{}, Data: []float64{l2(in[0].Data)}}
-		},
-		Inputs: 1,
-	})
-}
-
-func TestNormBackward(t *testing.T) {
-	optest.Run(t, optest.Spec{
-		Name: "NormBackward",
-		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return backward.Norm(ctx, in[0], in[1], in[2])
-		},
-		Ref: func(in []optest.Values) optest.Values {
-			g, n := in[0].Data[0], in[2].Data[0]
-			return optest.Elementwise(func(v []float64) float64 { return g * v[0] / n })(in[1:2])
-		},
-		Shapes:     [][][]int{{{}, {}, {}}, {{}, {0, 3}, {}}, {{}, {7, 5}, {}}, {{}, {65, 67}, {}}},
-		GradShapes: [][]int{{}, {3, 4}, {}},
-		NoGrad:     true,
-		Lo:         0.5, Hi: 2, // norm away from 0
-	})
-}
-
-// softmax returns the softmax of each row of a [B, D] matrix.
-func softmax(x optest.Values) optest.Values {
-	out := optest.Values{Shape: slices.Clone(x.Shape), Data: make([]float64, len(x.Data))}
-	d := x.Shape[1]
-	for r := 0; r*d < len(x.Data); r++ {
-		row := x.Data[r*d : (r+1)*d]
-		m := math.Inf(-1)
-		for _, v := range row {
-			m = max(m, v)
+	for _, o := range ops.BuiltinOps() {
+		if !slices.Contains(names, o.Name()) {
+			t.Errorf("optest.Builtins has no spec of %s (specs: %v)", o.Name(), names)
 		}
-		s := 0.0
-		for j, v := range row {
-			out.Data[r*d+j] = math.Exp(v - m)
-			s += out.Data[r*d+j]
-		}
-		for j := range row {
-			out.Data[r*d+j] /= s
-		}
-	}
-	return out
-}
-
-var rowShapes = [][][]int{{{0, 3}}, {{1, 1}}, {{7, 5}}, {{65, 67}}, {{3, 1100}}}
-
-func TestRowSoftmax(t *testing.T) {
-	optest.Run(t, optest.Spec{
-		Name:   "RowSoftmax",
-		Call:   func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.RowSoftmax(ctx, in[0]) },
-		Ref:    func(in []optest.Values) optest.Values { return softmax(in[0]) },
-		Shapes: rowShapes,
-	})
-}
-
-func TestRowSoftmaxBackward(t *testing.T) {
-	var shapes [][][]int
-	for _, c := range rowShapes {
-		shapes = append(shapes, [][]int{c[0], c[0]})
-	}
-	optest.Run(t, optest.Spec{
-		Name: "RowSoftmaxBackward",
-		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return backward.RowSoftmax(ctx, in[0], in[1])
-		},
-		Ref: func(in []optest.Values) optest.Values {
-			g, y := in[0], in[1]
-			out := optest.Values{Shape: slices.Clone(g.Shape), Data: make([]float64, len(g.Data))}
-			d := g.Shape[1]
-			for r := 0; r*d < len(g.Data); r++ {
-				dot := 0.0
-				for j := range d {
-					dot += g.Data[r*d+j] * y.Data[r*d+j]
-				}
-				for j := range d {
-					out.Data[r*d+j] = y.Data[r*d+j] * (g.Data[r*d+j] - dot)
-				}
-			}
-			return out
-		},
-		Shapes: shapes,
-		NoGrad: true,
-	})
-}
-
-func TestMatMul(t *testing.T) {
-	optest.Run(t, optest.Spec{
-		Name:       "MatMul",
-		Call:       func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return ops.MatMul(ctx, in[0], in[1]) },
-		Ref:        optest.MatMul,
-		Shapes:     optest.MatMulShapes,
-		GradShapes: [][]int{{3, 4}, {4, 2}},
-		Tol:        optest.MatMulTolerance,
-	})
-}
-
-func TestNarrowBackward(t *testing.T) {
-	const dim, start, size = 1, 2, 9
-	optest.Run(t, optest.Spec{
-		Name: "NarrowBackward",
-		Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) {
-			return backward.Narrow(ctx, in[0], dim, start, size)
-		},
-		Ref: func(in []optest.Values) optest.Values {
-			g := in[0]
-			rows, cols := g.Shape[0], g.Shape[1]
-			out := optest.Values{Shape: []int{rows, size}, Data: make([]float64, rows*size)}
-			for i := range rows {
-				copy(out.Data[i*size+start:], g.Data[i*cols:(i+1)*cols])
-			}
-			return out
-		},
-		Shapes:     [][][]int{{{0, 3}}, {{1, 1}}, {{7, 5}}, {{65, 7}}},
-		GradShapes: [][]int{{3, 4}},
-		NoGrad:     true,
-	})
-}
-
-func TestAsType(t *testing.T) {
-	for _, to := range optest.AllDTypes {
-		t.Run(to.String(), func(t *testing.T) {
-			optest.Run(t, optest.Spec{
-				Name: "AsType(" + to.String() + ")",
-				Call: func(ctx context.Context, in []*ops.Tensor) (*ops.Tensor, error) { return in[0].AsType(ctx, to) },
-				// The values are rounded to the input's dtype already; converting them to a dtype
-				// at least as wide is exact, to a narrower one a rounding of that dtype.
-				Ref:    optest.Elementwise(func(v []float64) float64 { return v[0] }),
-				Inputs: 1,
-				Tol:    func(from ops.DType) (float64, float64) { return optest.Tolerance(to) },
-				NoGrad: to != ops.Float64, // GradCheck needs a float64 result (AsType's own: ops' tests)
-			})
-		})
 	}
 }
 

@@ -171,10 +171,7 @@ func run(sizeList, rowList string, samples int, torchJSON, jsonOut, from string)
 	wanted := func(row string) bool {
 		return rowList == "" || row == "copy" || slices.Contains(strings.Split(rowList, ","), row)
 	}
-	contiguous := ops.LookupOp("Contiguous")
-	if contiguous == nil {
-		return fmt.Errorf("ops has no Contiguous op")
-	}
+	contiguous := ops.Builtin.Contiguous
 	for _, n := range sizes {
 		r := map[string]float64{}
 		res.Rows[strconv.Itoa(n)] = r

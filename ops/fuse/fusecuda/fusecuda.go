@@ -1,5 +1,6 @@
 // Package fusecuda runs the fused chains of package ops/fuse on CUDA
-// devices; importing it registers the CUDA kernel of fuse.ChainOp, like a
+// devices; importing it registers the CUDA kernel of driver.ChainOp
+// (package ops/fuse/driver, the contract of fuse's devices), like a
 // database/sql driver:
 //
 //	import _ "github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusecuda"
@@ -29,29 +30,28 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/cumodule"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit/jitload"
-	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 )
 
-func init() { fuse.ChainOp.RegisterKernel(ops.DeviceCUDA, run) }
+func init() { driver.ChainOp.RegisterKernel(ops.DeviceCUDA, run) }
 
 // maxBlocks caps the grid of kernels with 64-bit indices (they loop).
 const maxBlocks = 1 << 20
 
-// programs holds one program per spec key: a kernel is compiled and loaded
-// once per device however many chains and goroutines ask. Chains of one
-// structure under other names share the key, and the kernel of the spec that
-// came first: its entry name is the one in the module.
+// programs holds one program per spec key, the one cache of the compiled
+// kernels: a kernel is compiled and loaded once per device however many
+// chains and goroutines ask. Chains of one structure under other names
+// share the key, and the kernel of the spec that came first: its entry
+// name is the one in the module.
 var programs sync.Map // string -> *program
 
-// program is a key's kernel: the module, compiled and loaded lazily, and
-// the name of its entry.
+// program is a key's kernel: the module, compiled and loaded lazily per
+// device, the name of its entry and the kernels loaded so far.
 type program struct {
-	lazy  *jitload.Lazy
-	entry string
+	lazy    *jitload.Lazy
+	entry   string
+	kernels sync.Map // device index -> *cumodule.Kernel
 }
-
-// counted holds the modules already added to the stats.
-var counted sync.Map // *jitload.Module -> struct{}
 
 // Stats counts what this process did to get fused kernels.
 type Stats struct {
@@ -76,21 +76,23 @@ func ReadStats() Stats {
 // jit.DefaultCache(). Set it before the first call.
 var Cache *jit.Cache
 
-// kernel returns the loaded kernel of spec s on device dev (kept in
-// s.Kernels by device), compiling and loading it once however many
-// goroutines ask; a failure is not kept.
-func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
-	if k, ok := s.Kernels.Load(dev); ok {
+// kernel returns the loaded kernel of spec s on device dev, compiling and
+// loading it once however many goroutines ask; a failure is not kept.
+func kernel(s *driver.Spec, dev int) (*cumodule.Kernel, error) {
+	v, ok := programs.Load(s.Key)
+	if !ok {
+		v, _ = programs.LoadOrStore(s.Key, &program{
+			lazy: &jitload.Lazy{
+				Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source, Options: s.Options},
+				Options: jitload.Options{Cache: Cache},
+			},
+			entry: s.Entry,
+		})
+	}
+	p := v.(*program)
+	if k, ok := p.kernels.Load(dev); ok {
 		return k.(*cumodule.Kernel), nil
 	}
-	v, _ := programs.LoadOrStore(s.Key, &program{
-		lazy: &jitload.Lazy{
-			Program: jit.Program{Name: s.Entry + ".cu", Source: s.Source(), Options: s.CompileOptions()},
-			Options: jitload.Options{Cache: Cache},
-		},
-		entry: s.Entry,
-	})
-	p := v.(*program)
 	m, err := p.lazy.Module(dev)
 	if err != nil {
 		var ce *jit.CompileError
@@ -99,27 +101,28 @@ func kernel(s *fuse.Spec, dev int) (*cumodule.Kernel, error) {
 		}
 		return nil, fmt.Errorf("loading the kernel %s: %w", s.Entry, err)
 	}
-	if _, seen := counted.LoadOrStore(m, struct{}{}); !seen {
-		took, fromDisk := m.Loaded()
-		stats.Lock()
-		stats.s.Loads++
-		stats.s.LoadTime += took
-		if fromDisk {
-			stats.s.Hits++
-		}
-		stats.Unlock()
-	}
 	k, err := m.Kernel(p.entry)
 	if err != nil {
 		return nil, err
 	}
-	s.Kernels.Store(dev, k)
+	if got, loaded := p.kernels.LoadOrStore(dev, k); loaded {
+		return got.(*cumodule.Kernel), nil
+	}
+	// The first to store the device's kernel counts its module's load.
+	took, fromDisk := m.Loaded()
+	stats.Lock()
+	stats.s.Loads++
+	stats.s.LoadTime += took
+	if fromDisk {
+		stats.s.Hits++
+	}
+	stats.Unlock()
 	return k, nil
 }
 
 // Prepare compiles and loads the kernel of spec s on CUDA device dev
 // ahead of its first call (before a graph capture, or to time it).
-func Prepare(s *fuse.Spec, dev int) error {
+func Prepare(s *driver.Spec, dev int) error {
 	_, err := kernel(s, dev)
 	return err
 }
@@ -135,11 +138,10 @@ func aligned(ptrs []uintptr, ts []*ops.Tensor, vec int) bool {
 	return true
 }
 
-// run is fuse.ChainOp's CUDA kernel: one launch of the call's spec with
+// run is driver.ChainOp's CUDA kernel: one launch of the call's spec with
 // the outputs, the inputs (at their offsets), n, the scalars, and for the
 // Strided class the dimensions and strides.
-func run(ctx context.Context, outs, in []*ops.Tensor, attr any) error {
-	l := attr.(*fuse.Launch)
+func run(ctx context.Context, outs, in []*ops.Tensor, l *driver.Launch) error {
 	if l.N == 0 {
 		return nil
 	}
@@ -151,7 +153,7 @@ func run(ctx context.Context, outs, in []*ops.Tensor, attr any) error {
 	if err != nil {
 		return err
 	}
-	if s.Layout == fuse.Vector && !aligned(ln.Ptr, ts, s.VecWidth) {
+	if s.Layout == driver.Vector && !aligned(ln.Ptr, ts, s.VecWidth) {
 		// The spec assumed storage aligned to a vector; it is not: one
 		// element per thread instead.
 		s = s.Linear
@@ -172,7 +174,7 @@ func run(ctx context.Context, outs, in []*ops.Tensor, attr any) error {
 	for _, v := range l.Args {
 		params = append(params, math.Float64bits(v))
 	}
-	if s.Layout == fuse.Strided {
+	if s.Layout == driver.Strided {
 		for _, d := range l.Dims {
 			params = append(params, uint64(d))
 		}
@@ -183,12 +185,12 @@ func run(ctx context.Context, outs, in []*ops.Tensor, attr any) error {
 		}
 	}
 	items := l.N
-	if s.Layout == fuse.Vector {
+	if s.Layout == driver.Vector {
 		items = l.N / s.VecWidth
 	}
-	blocks := max((items+fuse.Threads-1)/fuse.Threads, 1)
+	blocks := max((items+driver.Threads-1)/driver.Threads, 1)
 	if s.Index64 {
 		blocks = min(blocks, maxBlocks)
 	}
-	return k.LaunchWith(ln, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: fuse.Threads}, 0, params)
+	return k.LaunchWith(ln, cumodule.Dim3{X: blocks}, cumodule.Dim3{X: driver.Threads}, 0, params)
 }

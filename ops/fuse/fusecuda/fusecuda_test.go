@@ -13,6 +13,7 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda/jit"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse"
+	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/driver"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusecuda"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/fuse/fusetest"
 	"github.com/rules-cuda-go/rules_cuda_go/ops/optest"
@@ -46,30 +47,30 @@ func TestCompile(t *testing.T) {
 				dts[j] = d
 			}
 			layouts := []struct {
-				class fuse.LayoutClass
+				class driver.LayoutClass
 				rank  int
 				n     int
-			}{{fuse.Vector, 0, 100}}
+			}{{driver.Vector, 0, 100}}
 			switch d {
 			case ops.Float16:
 				layouts = append(layouts, struct {
-					class fuse.LayoutClass
+					class driver.LayoutClass
 					rank  int
 					n     int
-				}{fuse.Strided, 3, 100})
+				}{driver.Strided, 3, 100})
 			case ops.Float64:
 				layouts = append(layouts, struct {
-					class fuse.LayoutClass
+					class driver.LayoutClass
 					rank  int
 					n     int
-				}{fuse.Linear, 0, 1 << 32})
+				}{driver.Linear, 0, 1 << 32})
 			}
 			for _, l := range layouts {
 				s, err := c.Chain.SpecForLayout(l.class, l.rank, l.n, dts...)
 				if err != nil {
 					t.Fatalf("%s %v: %v", c.Name, d, err)
 				}
-				jobs = append(jobs, job{c.Name + " " + d.String() + " " + l.class.String(), s.Source(), s.Entry, s.CompileOptions()})
+				jobs = append(jobs, job{c.Name + " " + d.String() + " " + l.class.String(), s.Source, s.Entry, s.Options})
 			}
 			if c.NoGrad || d == ops.BFloat16 {
 				continue
