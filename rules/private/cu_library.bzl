@@ -5,9 +5,10 @@ load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("//rules:providers.bzl", "CuInfo")
+load("//rules:providers.bzl", "ClangInfo", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
+load(":clang_compile.bzl", "clang_check", "clang_compile")
 load(":nvcc_compile.bzl", "arch_list", "nvcc_compile")
 load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 
@@ -227,6 +228,10 @@ def _cu_library_impl(ctx):
     host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
+    clang = None
+    if ctx.attr._cuda_compiler[BuildSettingInfo].value == "clang":
+        clang = ctx.attr._clang[ClangInfo] if ClangInfo in ctx.attr._clang else None
+        entries = clang_check("cu_library", ctx.label, cuda, clang, gencode)
 
     # Host sources are compiled as the C++ toolchain compiles cc_library's (C for .c), not through
     # nvcc, whose driver macros (__NVCC__) tell CCCL's headers that device code may follow; with
@@ -243,6 +248,27 @@ def _cu_library_impl(ctx):
             continue
         stem = paths.replace_extension(paths.relativize(_repo_relative(src), ctx.label.package), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
+        objects.append(obj)
+        if clang:
+            clang_compile(
+                actions = ctx.actions,
+                cuda = cuda,
+                clang = clang,
+                host = host,
+                src = src,
+                out = obj,
+                entries = entries,
+                arch_list = arch_list(gencode),
+                mode = mode,
+                rdc = ctx.attr.rdc,
+                fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
+                compilation_context = compile_context,
+                copts = ["-D" + d for d in ctx.attr.local_defines] + copts,
+                host_copts = host_copts,
+                label = ctx.label,
+                additional_inputs = extra_inputs,
+            )
+            continue
         nvcc_compile(
             actions = ctx.actions,
             cuda = cuda,
@@ -259,7 +285,6 @@ def _cu_library_impl(ctx):
             split = ctx.attr._split_nvcc[BuildSettingInfo].value,
             additional_inputs = extra_inputs,
         )
-        objects.append(obj)
 
     # Relocatable device code: this target's and that of the rdc parts below it is device-linked
     # here once, unless this target is itself a part (device_link = False), together with the code
@@ -412,6 +437,8 @@ go_cuda_library) device-links it.""",
         ),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
         "_split_nvcc": attr.label(default = Label("//toolchains:split_nvcc")),
+        "_cuda_compiler": attr.label(default = Label("//toolchains:cuda_compiler")),
+        "_clang": attr.label(default = Label("//toolchains:clang")),
         "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
     } | CUDA_ATTRS,
     toolchains = CUDA_TOOLCHAINS,
