@@ -79,6 +79,159 @@ def clang_check(kind, label, cuda, clang, gencode):
                 ))
     return entries
 
+def clang_actions(
+        actions,
+        cuda,
+        clang,
+        host,
+        src,
+        mode,
+        rdc,
+        fast_math,
+        compilation_context,
+        copts,
+        host_copts,
+        arch_list,
+        cuid,
+        label,
+        kind = "cu_library",
+        additional_inputs = depset()):
+    """The clang actions of one CUDA source, as functions that declare them.
+
+    Args:
+      actions: ctx.actions.
+      cuda: CudaToolchainInfo (with clang_cuda).
+      clang: ClangInfo.
+      host: the host compiler (host_compiler.bzl): its ABI flags (--sysroot), files and environment.
+      src: File, the source.
+      mode: "dbg", "opt" or "fastbuild".
+      rdc: bool, relocatable device code.
+      fast_math: bool, --use_fast_math.
+      compilation_context: merged CcCompilationContext.
+      copts: list of nvcc options (mapped by clang_copts; an option clang cannot take fails).
+      host_copts: list of host-compiler options (the host compile's, as they are).
+      arch_list: __CUDA_ARCH_LIST__ for the whole spec ("800,900"), which CCCL names its ABI
+        namespace after: every compile of the source sees the same.
+      cuid: the source's module name in every compile (static __device__ variables and the device
+        link's registration of rdc code are named after it).
+      label: the target's label, for messages.
+      kind: the rule's name, for messages.
+      additional_inputs: depset of Files every action reads besides the source and headers.
+
+    Returns:
+      struct(ptx(virtual, out), cubin(code, ptx, out), fatbin(images, out), host(fatbin, archs,
+      out)): each declares one action (ClangPtx, ClangSass, ClangFatbin, ClangHost); images is a
+      list of (kind, sm, File), kind "elf" or "ptx".
+    """
+    flags, err = clang_copts(copts)
+    if err:
+        fail("%s %s: %s" % (kind, label, err))
+    mode_flags = CLANG_MODE_FLAGS[mode]
+    device_flags = mode_flags.device + (_FAST_MATH if fast_math else []) + flags.device
+    ptxas_flags = list(mode_flags.ptxas)
+    if "-gline-tables-only" in flags.device and "-lineinfo" not in ptxas_flags:
+        ptxas_flags.append("-lineinfo")
+    if "--cuda-noopt-device-debug" in flags.device and "-g" not in ptxas_flags:
+        ptxas_flags.extend(["-g", "-O0"])
+    ptxas_flags += flags.ptxas
+
+    clang_cuda = cuda.clang_cuda
+    headers = depset(transitive = [compilation_context.headers, clang_cuda.headers.headers, additional_inputs])
+    inputs = depset([src], transitive = [headers, clang.files, clang_cuda.files, host.files])
+
+    def common():
+        args = actions.args()
+        args.add("-x", "cuda")
+        args.add("--cuda-path=" + clang_cuda.root)
+        args.add("--gcc-install-dir=" + clang.gcc_install_dir)
+        args.add_all(host.flags)
+        args.add_all(["--no-offload-new-driver", "-Wno-unknown-cuda-version", "-fPIC", "-cuid=" + cuid])
+        args.add_all(["-U__CUDA_ARCH_LIST__", "-D__CUDA_ARCH_LIST__=" + arch_list])
+        if rdc:
+            args.add("-fgpu-rdc")
+        args.add_all(compilation_context.defines, format_each = "-D%s")
+        args.add_all(compilation_context.local_defines, format_each = "-D%s")
+        add_includes(args, compilation_context)
+        add_includes(args, clang_cuda.headers)
+        args.add_all(flags.common)
+        return args
+
+    def ptx(virtual, out):
+        args = common()
+        args.add_all(device_flags)
+        args.add_all(["--cuda-device-only", "--cuda-gpu-arch=sm_" + virtual, "-S"])
+        args.add("-o", out)
+        args.add(src)
+        actions.run(
+            executable = clang.clang,
+            toolchain = CUDA_TOOLCHAIN_TYPE,
+            arguments = [args],
+            inputs = inputs,
+            outputs = [out],
+            env = host.env,
+            mnemonic = "ClangPtx",
+            progress_message = "Compiling CUDA %s to PTX for sm_%s with clang" % (src.short_path, virtual),
+        )
+
+    def cubin(code, ptx_file, out):
+        args = actions.args()
+        args.add_all(["-arch=" + code, "-m64"])
+        args.add_all(ptxas_flags)
+        if rdc:
+            args.add("--compile-only")
+        args.add("-o", out)
+        args.add(ptx_file)
+        actions.run(
+            executable = clang_cuda.ptxas,
+            toolchain = CUDA_TOOLCHAIN_TYPE,
+            arguments = [args],
+            inputs = depset([ptx_file], transitive = [clang_cuda.files, additional_inputs]),
+            outputs = [out],
+            env = host.env,
+            mnemonic = "ClangSass",
+            progress_message = "Assembling CUDA %s for %s (ptxas)" % (src.short_path, code),
+        )
+
+    def fatbin(images, out):
+        args = actions.args()
+        args.add_all(["-64", "--create=" + out.path])
+        for image_kind, sm, f in images:
+            args.add("--image3=kind=%s,sm=%s,file=%s" % (image_kind, sm, f.path))
+        if rdc:
+            args.add("--device-c")
+        actions.run(
+            executable = clang_cuda.fatbinary,
+            toolchain = CUDA_TOOLCHAIN_TYPE,
+            arguments = [args],
+            inputs = depset([f for _, _, f in images], transitive = [clang_cuda.files]),
+            outputs = [out],
+            env = host.env,
+            mnemonic = "ClangFatbin",
+            progress_message = "Packing the device code of CUDA %s (fatbinary)" % src.short_path,
+        )
+
+    def host_object(fatbin_file, archs, out):
+        args = common()
+        args.add_all(mode_flags.host)
+        args.add_all(flags.host)
+        args.add_all(host_copts)
+        args.add_all(["--cuda-host-only"] + ["--cuda-gpu-arch=sm_" + v for v in archs])
+        args.add_all(["-Xclang", "-fcuda-include-gpubinary", "-Xclang", fatbin_file])
+        args.add("-c", src)
+        args.add("-o", out)
+        actions.run(
+            executable = clang.clang,
+            toolchain = CUDA_TOOLCHAIN_TYPE,
+            arguments = [args],
+            inputs = depset([fatbin_file], transitive = [inputs]),
+            outputs = [out],
+            env = host.env,
+            mnemonic = "ClangHost",
+            progress_message = "Compiling CUDA %s (host code) with clang" % src.short_path,
+        )
+
+    return struct(ptx = ptx, cubin = cubin, fatbin = fatbin, host = host_object)
+
 def clang_compile(
         actions,
         cuda,
@@ -102,138 +255,52 @@ def clang_compile(
       actions: ctx.actions.
       cuda: CudaToolchainInfo (with clang_cuda).
       clang: ClangInfo.
-      host: the host compiler (host_compiler.bzl): its ABI flags (--sysroot), files and environment.
+      host: the host compiler (host_compiler.bzl).
       src: File, the source.
       out: the object File to write.
       entries: [(virtual arch, [codes])] from clang_check.
-      arch_list: __CUDA_ARCH_LIST__ for the whole spec ("800,900"), which CCCL names its ABI
-        namespace after: every compile of the source sees the same.
+      arch_list: __CUDA_ARCH_LIST__ for the whole spec ("800,900").
       mode: "dbg", "opt" or "fastbuild".
       rdc: bool, relocatable device code.
       fast_math: bool, --use_fast_math.
       compilation_context: merged CcCompilationContext.
-      copts: list of nvcc options (mapped by clang_copts; an option clang cannot take fails).
-      host_copts: list of host-compiler options (the host compile's, as they are).
+      copts: list of nvcc options (clang_copts maps them).
+      host_copts: list of host-compiler options.
       label: the target's label, for messages.
       additional_inputs: depset of Files every action reads besides the source and headers.
     """
-    flags, err = clang_copts(copts)
-    if err:
-        fail("cu_library %s: %s" % (label, err))
-    mode_flags = CLANG_MODE_FLAGS[mode]
-    device_flags = mode_flags.device + (_FAST_MATH if fast_math else []) + flags.device
-    ptxas_flags = list(mode_flags.ptxas)
-    if "-gline-tables-only" in flags.device and "-lineinfo" not in ptxas_flags:
-        ptxas_flags.append("-lineinfo")
-    if "--cuda-noopt-device-debug" in flags.device and "-g" not in ptxas_flags:
-        ptxas_flags.extend(["-g", "-O0"])
-    ptxas_flags += flags.ptxas
-
-    clang_cuda = cuda.clang_cuda
-    headers = depset(transitive = [compilation_context.headers, clang_cuda.headers.headers, additional_inputs])
-    inputs = depset([src], transitive = [headers, clang.files, clang_cuda.files, host.files])
-
-    # One name for the source's module in every compile (static __device__ variables, and the
-    # device link's registration of rdc code, are named after it), stable across configurations.
-    cuid = "%x" % (hash(out.short_path) & 0xffffffff)
-
-    def common():
-        args = actions.args()
-        args.add("-x", "cuda")
-        args.add("--cuda-path=" + clang_cuda.root)
-        args.add("--gcc-install-dir=" + clang.gcc_install_dir)
-        args.add_all(host.flags)
-        args.add_all(["--no-offload-new-driver", "-Wno-unknown-cuda-version", "-fPIC", "-cuid=" + cuid])
-        args.add_all(["-U__CUDA_ARCH_LIST__", "-D__CUDA_ARCH_LIST__=" + arch_list])
-        if rdc:
-            args.add("-fgpu-rdc")
-        args.add_all(compilation_context.defines, format_each = "-D%s")
-        args.add_all(compilation_context.local_defines, format_each = "-D%s")
-        add_includes(args, compilation_context)
-        add_includes(args, clang_cuda.headers)
-        args.add_all(flags.common)
-        return args
-
+    c = clang_actions(
+        actions = actions,
+        cuda = cuda,
+        clang = clang,
+        host = host,
+        src = src,
+        mode = mode,
+        rdc = rdc,
+        fast_math = fast_math,
+        compilation_context = compilation_context,
+        copts = copts,
+        host_copts = host_copts,
+        arch_list = arch_list,
+        # Stable across configurations, and one per object (two targets may compile one source).
+        cuid = "%x" % (hash(out.short_path) & 0xffffffff),
+        label = label,
+        additional_inputs = additional_inputs,
+    )
     device_dir = out.basename + ".device/" + out.basename
     images = []
-    image_files = []
     for virtual, codes in entries:
         ptx = actions.declare_file(device_dir + ".compute_%s.ptx" % virtual, sibling = out)
-        args = common()
-        args.add_all(device_flags)
-        args.add_all(["--cuda-device-only", "--cuda-gpu-arch=sm_" + virtual, "-S"])
-        args.add("-o", ptx)
-        args.add(src)
-        actions.run(
-            executable = clang.clang,
-            toolchain = CUDA_TOOLCHAIN_TYPE,
-            arguments = [args],
-            inputs = inputs,
-            outputs = [ptx],
-            env = host.env,
-            mnemonic = "ClangPtx",
-            progress_message = "Compiling CUDA %s to PTX for sm_%s with clang" % (src.short_path, virtual),
-        )
+        c.ptx(virtual, ptx)
         if "compute_" + virtual in codes:
-            images.append("--image3=kind=ptx,sm=%s,file=%s" % (virtual, ptx.path))
-            image_files.append(ptx)
+            images.append(("ptx", virtual, ptx))
         for code in codes:
             if not code.startswith("sm_"):
                 continue
-            real = code[len("sm_"):]
-            name = ".compute_%s.cubin" % virtual if len(codes) == 1 else ".compute_%s.sm_%s.cubin" % (virtual, real)
+            name = ".compute_%s.cubin" % virtual if len(codes) == 1 else ".compute_%s.sm_%s.cubin" % (virtual, code[len("sm_"):])
             cubin = actions.declare_file(device_dir + name, sibling = out)
-            args = actions.args()
-            args.add_all(["-arch=" + code, "-m64"])
-            args.add_all(ptxas_flags)
-            if rdc:
-                args.add("--compile-only")
-            args.add("-o", cubin)
-            args.add(ptx)
-            actions.run(
-                executable = clang_cuda.ptxas,
-                toolchain = CUDA_TOOLCHAIN_TYPE,
-                arguments = [args],
-                inputs = depset([ptx], transitive = [clang_cuda.files, additional_inputs]),
-                outputs = [cubin],
-                env = host.env,
-                mnemonic = "ClangSass",
-                progress_message = "Assembling CUDA %s for %s (ptxas)" % (src.short_path, code),
-            )
-            images.append("--image3=kind=elf,sm=%s,file=%s" % (real, cubin.path))
-            image_files.append(cubin)
+            c.cubin(code, ptx, cubin)
+            images.append(("elf", code[len("sm_"):], cubin))
     fatbin = actions.declare_file(device_dir + ".fatbin", sibling = out)
-    args = actions.args()
-    args.add_all(["-64", "--create=" + fatbin.path])
-    args.add_all(images)
-    if rdc:
-        args.add("--device-c")
-    actions.run(
-        executable = clang_cuda.fatbinary,
-        toolchain = CUDA_TOOLCHAIN_TYPE,
-        arguments = [args],
-        inputs = depset(image_files, transitive = [clang_cuda.files]),
-        outputs = [fatbin],
-        env = host.env,
-        mnemonic = "ClangFatbin",
-        progress_message = "Packing the device code of CUDA %s (fatbinary)" % src.short_path,
-    )
-
-    args = common()
-    args.add_all(mode_flags.host)
-    args.add_all(flags.host)
-    args.add_all(host_copts)
-    args.add_all(["--cuda-host-only"] + ["--cuda-gpu-arch=sm_" + v for v, _ in entries])
-    args.add_all(["-Xclang", "-fcuda-include-gpubinary", "-Xclang", fatbin])
-    args.add("-c", src)
-    args.add("-o", out)
-    actions.run(
-        executable = clang.clang,
-        toolchain = CUDA_TOOLCHAIN_TYPE,
-        arguments = [args],
-        inputs = depset([fatbin], transitive = [inputs]),
-        outputs = [out],
-        env = host.env,
-        mnemonic = "ClangHost",
-        progress_message = "Compiling CUDA %s (host code) with clang" % src.short_path,
-    )
+    c.fatbin(images, fatbin)
+    c.host(fatbin, [v for v, _ in entries], out)

@@ -36,9 +36,6 @@ _MAPPED = {
     "-default-stream=legacy": ("common", ["-fgpu-default-stream=legacy"]),
     "--resource-usage": ("ptxas", ["-v"]),
     "-res-usage": ("ptxas", ["-v"]),
-    # Each arch compiles in an action of its own: nothing for nvcc's threads to share.
-    "--threads": ("common", []),
-    "-t": ("common", []),
     # clang has no warning about deprecated GPU targets to silence.
     "-Wno-deprecated-gpu-targets": ("common", []),
     "--Wno-deprecated-gpu-targets": ("common", []),
@@ -55,6 +52,7 @@ _VALUED = {
     "-maxrregcount": ("ptxas", "--maxrregcount="),
     "--default-stream": ("common", "-fgpu-default-stream="),
     "-default-stream": ("common", "-fgpu-default-stream="),
+    # Each arch compiles in an action of its own: nothing for nvcc's threads to share.
     "--threads": ("common", None),
     "-t": ("common", None),
 }

@@ -5,12 +5,12 @@ load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("//rules:providers.bzl", "ClangInfo", "CuInfo")
+load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
-load(":clang_compile.bzl", "clang_check", "clang_compile")
+load(":clang_compile.bzl", "clang_compile")
 load(":nvcc_compile.bzl", "arch_list", "nvcc_compile")
-load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
+load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_clang", "find_cuda", "target_archs")
 
 _HOST = ["cc", "cpp", "cxx", "c"]
 _COMPILED = ["cu"] + _HOST
@@ -228,10 +228,7 @@ def _cu_library_impl(ctx):
     host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
-    clang = None
-    if ctx.attr._cuda_compiler[BuildSettingInfo].value == "clang":
-        clang = ctx.attr._clang[ClangInfo] if ClangInfo in ctx.attr._clang else None
-        entries = clang_check("cu_library", ctx.label, cuda, clang, gencode)
+    clang, entries = find_clang(ctx, cuda, gencode, "cu_library")
 
     # Host sources are compiled as the C++ toolchain compiles cc_library's (C for .c), not through
     # nvcc, whose driver macros (__NVCC__) tell CCCL's headers that device code may follow; with
@@ -437,8 +434,6 @@ go_cuda_library) device-links it.""",
         ),
         "_fast_math": attr.label(default = Label("//toolchains:fast_math")),
         "_split_nvcc": attr.label(default = Label("//toolchains:split_nvcc")),
-        "_cuda_compiler": attr.label(default = Label("//toolchains:cuda_compiler")),
-        "_clang": attr.label(default = Label("//toolchains:clang")),
         "_cudart_kind": attr.label(default = Label("//toolchains:cudart")),
     } | CUDA_ATTRS,
     toolchains = CUDA_TOOLCHAINS,
