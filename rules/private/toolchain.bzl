@@ -7,8 +7,8 @@ build_cuda(ctx) (false under --config=cpu), find_cuda(ctx, kind) and target_arch
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
-load(":actions.bzl", "CUDA_TOOLCHAIN_TYPE")
 load("//rules:providers.bzl", "ClangInfo")
+load(":actions.bzl", "CUDA_TOOLCHAIN_TYPE")
 load(":archs.bzl", "resolve_archs")
 load(":clang_compile.bzl", "clang_check")
 

@@ -1,6 +1,9 @@
 """Analysis tests for CUDA compiled with clang (--cuda_compiler=clang; rules/private/clang_compile.bzl)."""
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts", "unittest")
+
+# The mapping of nvcc's options is unit-tested where it is defined.
+# buildifier: disable=bzl-visibility
 load("//rules/private:clang_flags.bzl", "clang_copts")
 
 _CLANG = {
