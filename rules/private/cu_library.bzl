@@ -246,42 +246,24 @@ def _cu_library_impl(ctx):
         stem = paths.replace_extension(paths.relativize(_repo_relative(src), ctx.label.package), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
         objects.append(obj)
-        if clang:
-            clang_compile(
-                actions = ctx.actions,
-                cuda = cuda,
-                clang = clang,
-                host = host,
-                src = src,
-                out = obj,
-                entries = entries,
-                arch_list = arch_list(gencode),
-                mode = mode,
-                rdc = ctx.attr.rdc,
-                fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
-                compilation_context = compile_context,
-                copts = ["-D" + d for d in ctx.attr.local_defines] + copts,
-                host_copts = host_copts,
-                label = ctx.label,
-                additional_inputs = extra_inputs,
-            )
-            continue
-        nvcc_compile(
+        common = dict(
             actions = ctx.actions,
             cuda = cuda,
             host = host,
             src = src,
             out = obj,
-            gencode_flags = gencode,
             mode = mode,
             rdc = ctx.attr.rdc,
             fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
             compilation_context = compile_context,
             copts = ["-D" + d for d in ctx.attr.local_defines] + copts,
             host_copts = host_copts,
-            split = ctx.attr._split_nvcc[BuildSettingInfo].value,
             additional_inputs = extra_inputs,
         )
+        if clang:
+            clang_compile(clang = clang, entries = entries, arch_list = arch_list(gencode), label = ctx.label, **common)
+        else:
+            nvcc_compile(gencode_flags = gencode, split = ctx.attr._split_nvcc[BuildSettingInfo].value, **common)
 
     # Relocatable device code: this target's and that of the rdc parts below it is device-linked
     # here once, unless this target is itself a part (device_link = False), together with the code
