@@ -49,7 +49,7 @@ build() {
   echo "$(echo "$t1 - $t0" | bc) ${crit:-0} ${procs:-0}"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-restore() { [ -f "$src.bench-orig" ] && mv "$src.bench-orig" "$src"; }
+restore() { if [ -f "$src.bench-orig" ]; then mv "$src.bench-orig" "$src"; fi; }
 trap restore EXIT
 
 # edit ARCHS FLAG...: median wall, median critical path of REPEATS edit-rebuilds.
