@@ -8,13 +8,19 @@
 #   clean build of //ops/... for the release list (the output base's action cache is cleared first
 #     with `bazel clean`; repositories and the Go SDK stay), with --clean (slow: minutes each);
 #   adding 10.0 to a built 9.0 list: which actions run and how long.
-# Usage: .ci/build-bench.sh [--clean] [REPEATS]   (from the repository root; extra Bazel flags in
-#   BENCH_FLAGS, e.g. BENCH_FLAGS=--config=buildbarn)
+# With --clang, clang against nvcc as the CUDA compiler instead (docs/clang.md), both split: the
+# edit-rebuild rows, and a clean -c opt build of //ops/cuda:kernels for the release list (`bazel
+# clean` and no disk cache, so every compile runs).
+# Usage: .ci/build-bench.sh [--clean|--clang] [REPEATS]   (from the repository root; extra Bazel flags
+#   in BENCH_FLAGS, e.g. BENCH_FLAGS=--config=buildbarn)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-clean=
+clean= compilers=
 if [ "${1:-}" = "--clean" ]; then
   clean=1
+  shift
+elif [ "${1:-}" = "--clang" ]; then
+  compilers=1
   shift
 fi
 reps=${1:-3}
@@ -43,30 +49,49 @@ build() {
   echo "$(echo "$t1 - $t0" | bc) ${crit:-0} ${procs:-0}"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-restore() { [ -f "$src.bench-orig" ] && mv "$src.bench-orig" "$src"; }
+restore() { if [ -f "$src.bench-orig" ]; then mv "$src.bench-orig" "$src"; fi; }
 trap restore EXIT
 
-# edit ARCHS SPLIT: median wall, median critical path of REPEATS edit-rebuilds.
+# edit ARCHS FLAG...: median wall, median critical path of REPEATS edit-rebuilds.
 edit() {
-  local archs=$1 split=$2 walls=() crits=()
-  build --cuda_archs="$archs" --cuda_split="$split" "$target" >/dev/null
+  local archs=$1 walls=() crits=()
+  shift
+  build --cuda_archs="$archs" "$@" "$target" >/dev/null
   cp "$src" "$src.bench-orig"
   for i in $(seq "$reps"); do
     echo "// build-bench edit $i $(date +%s%N)" >>"$src"
-    read -r w c _ < <(build --cuda_archs="$archs" --cuda_split="$split" "$target")
+    read -r w c _ < <(build --cuda_archs="$archs" "$@" "$target")
     walls+=("$w")
     crits+=("$c")
   done
   restore
-  build --cuda_archs="$archs" --cuda_split="$split" "$target" >/dev/null
+  build --cuda_archs="$archs" "$@" "$target" >/dev/null
   echo "$(printf '%s\n' "${walls[@]}" | median) $(printf '%s\n' "${crits[@]}" | median)"
 }
+
+if [ -n "$compilers" ]; then
+  echo "| -c opt, //ops/cuda:kernels | nvcc: wall (s) | nvcc: critical path (s) | clang: wall (s) | clang: critical path (s) |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  row=()
+  for compiler in nvcc clang; do
+    bazel clean >/dev/null 2>&1
+    read -r w c p < <(build --disk_cache= --cuda_compiler="$compiler" --cuda_archs="$release" "$target")
+    row+=("$w ($p actions)" "$c")
+  done
+  echo "| clean build, --cuda_archs='$release' | ${row[0]} | ${row[1]} | ${row[2]} | ${row[3]} |"
+  for archs in "$one" "$release"; do
+    read -r nw nc < <(edit "$archs" --cuda_compiler=nvcc)
+    read -r cw cc < <(edit "$archs" --cuda_compiler=clang)
+    echo "| edit-rebuild of elementwise.cu, --cuda_archs='$archs' (median of $reps) | $nw | $nc | $cw | $cc |"
+  done
+  exit 0
+fi
 
 echo "| -c opt, elementwise.cu (//ops/cuda:kernels) | split: wall (s) | split: critical path (s) | one action per source: wall (s) | critical path (s) |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 for archs in "$one" "$release"; do
-  read -r sw sc < <(edit "$archs" true)
-  read -r mw mc < <(edit "$archs" false)
+  read -r sw sc < <(edit "$archs" --cuda_split=true)
+  read -r mw mc < <(edit "$archs" --cuda_split=false)
   echo "| edit-rebuild, --cuda_archs='$archs' (median of $reps) | $sw | $sc | $mw | $mc |"
 done
 

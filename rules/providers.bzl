@@ -39,5 +39,21 @@ CudaToolchainInfo = provider(
         "default_source": "string: where default_spec came from, for messages.",
         "native_flags": "list of strings: -gencode flags for the visible GPUs (empty when none).",
         "native_error": "string: why native mode cannot be resolved (empty when it can).",
+        "clang_cuda": "struct or None: what clang reads of the toolkit (--cuda_compiler=clang): root (the --cuda-path directory, a tree of links to bin/ptxas, bin/fatbinary, nvvm/libdevice and include/cuda.h), files (depset), ptxas and fatbinary (Files), headers (CcCompilationContext: the headers clang's CUDA wrapper includes besides the runtime's: cuRAND's). None: the toolkit lacks one of them (missing_clang says which).",
+        "missing_clang": "string: why clang cannot use this toolkit (empty when it can).",
+    },
+)
+
+ClangInfo = provider(
+    doc = "The pinned clang that compiles CUDA under --@rules_cuda_go//toolchains:cuda_compiler=clang (toolchains/clang).",
+    fields = {
+        "clang": "File: the clang driver (a wrapper that runs the packaged clang with its own libraries).",
+        "files": "depset of Files: everything clang reads of its own (the program, libraries, resource directory).",
+        "version": "string: clang's version, e.g. '22.1.8'.",
+        "cuda_known": "string: the newest CUDA version this clang knows ('12.9').",
+        "cuda_checked": "list of strings: newer toolkit versions checked to build and test with this clang.",
+        "ptx_isa": "string: the PTX ISA version this clang writes for cuda_known and newer toolkits.",
+        "archs": "list of strings: the GPU archs (sm_XY, sm_XYa) this clang targets.",
+        "gcc_install_dir": "string: the GCC whose C++ headers host code compiles with (--gcc-install-dir).",
     },
 )

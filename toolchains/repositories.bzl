@@ -6,7 +6,8 @@ Repositories (none downloads anything until a target needs it):
   @cuda_<v>_<component>       one NVIDIA component of it (nvcc, crt, cudart, cccl, cublas, ...);
   @cuda_<v>_<component>_aarch64  its linux-aarch64 (sbsa) target libraries, where pinned;
   @local_cuda                 the toolkit installed on this machine (--cuda_version=local);
-  @cuda_tools, @cuda_gpus     the arch resolver, and the GPUs/TORCH_CUDA_ARCH_LIST seen at configure time.
+  @cuda_tools, @cuda_gpus     the arch resolver, and the GPUs/TORCH_CUDA_ARCH_LIST seen at configure time;
+  @rules_cuda_go_clang        the pinned clang (toolchains/clang), fetched only under cuda_compiler=clang.
 sysroot_repositories() declares the glibc baseline's:
   @rules_cuda_go_sysroot      the sysroot (pinned Debian packages);
   @rules_cuda_go_cc           the C++ toolchain: the host's GCC with that sysroot;
@@ -15,6 +16,7 @@ sysroot_repositories() declares the glibc baseline's:
 """
 
 load("//toolchains:versions.bzl", "CUDA_TOOLKITS")
+load("//toolchains/private:clang_repository.bzl", "clang_repository")
 load("//toolchains/private:components.bzl", "cross_component_deps")
 load("//toolchains/private:cross_cc_repository.bzl", "cross_cc_repository")
 load("//toolchains/private:cuda_component.bzl", "cuda_component")
@@ -49,15 +51,16 @@ def cuda_toolkit_repositories(toolkits = CUDA_TOOLKITS, extra = {}, mirrors = []
         macros give its names: @cuda//:cuda_runtime_static for @cuda//:cudart_static, ...).
 
     Returns:
-      The repository names: cuda, local_cuda, and @cuda_<v> for every version.
+      The repository names: cuda, local_cuda, rules_cuda_go_clang, and @cuda_<v> for every version.
     """
+    clang_repository(name = "rules_cuda_go_clang")
     cuda_tools(name = "cuda_tools")
     cuda_gpus(name = "cuda_gpus")
     local_cuda(name = "local_cuda", tools = "@cuda_tools//:cuda-archs", gpus = "@cuda_gpus//:gpus.json")
     hub = {"local": {"config": "local_cuda", "toolkit": "the local CUDA toolkit", "components": {}}}
     all_toolkits = dict(toolkits)
     all_toolkits.update(extra)
-    names = ["cuda", "local_cuda"]
+    names = ["cuda", "local_cuda", "rules_cuda_go_clang"]
     for version, spec in all_toolkits.items():
         if version == "local":
             fail("rules_cuda_go: 'local' is the name of the machine's own toolkit; name the toolkit differently")

@@ -6,8 +6,9 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler", "host_compiler_flags")
 load(":actions.bzl", "MODE_FLAGS", "has_line_info", "nvcc_run", "orig_src_path_flags")
-load(":nvcc_compile.bzl", "parse_gencode")
-load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
+load(":clang_compile.bzl", "clang_actions")
+load(":nvcc_compile.bzl", "arch_list", "parse_gencode")
+load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_clang", "find_cuda", "target_archs")
 
 # format -> (nvcc option, file extension).
 _FORMATS = {
@@ -66,6 +67,9 @@ def _cu_device_image_impl(ctx):
     host = host_compiler(ctx, cuda)
     option, ext = _FORMATS[ctx.attr.format]
     stem = paths.split_extension(ctx.file.src.basename)[0] if ctx.attr.out_prefix == "" else ctx.attr.out_prefix
+    clang, entries = find_clang(ctx, cuda, gencode, "cu_device_image")
+    if clang:
+        return _clang_images(ctx, cuda, clang, host, cc, gencode, entries, stem, ext)
     outs = []
     groups = {}
     for suffix, arch_flags in plan:
@@ -101,6 +105,57 @@ def _cu_device_image_impl(ctx):
         )
         outs.append(out)
         groups[suffix[1:] or ext] = depset([out])
+    return [
+        DefaultInfo(files = depset(outs), runfiles = ctx.runfiles(files = outs)),
+        OutputGroupInfo(**groups),
+    ]
+
+def _clang_images(ctx, cuda, clang, host, cc, gencode, entries, stem, ext):
+    """The images with clang (--cuda_compiler=clang): the PTX per virtual arch, ptxas per real arch."""
+    c = clang_actions(
+        actions = ctx.actions,
+        cuda = cuda,
+        clang = clang,
+        host = host,
+        src = ctx.file.src,
+        mode = ctx.var["COMPILATION_MODE"],
+        rdc = False,
+        fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
+        compilation_context = cc,
+        copts = ctx.attr.copts,
+        host_copts = [],
+        arch_list = arch_list(gencode),
+        cuid = "%x" % (hash(ctx.label.package + "/" + stem) & 0xffffffff),
+        label = ctx.label,
+        kind = "cu_device_image",
+    )
+    outs = []
+    groups = {}
+    images = []
+    fmt = ctx.attr.format
+    for virtual, codes in entries:
+        ptx = ctx.actions.declare_file("%s.compute_%s.ptx" % (stem, virtual) if fmt == "ptx" else "_clang/%s.compute_%s.ptx" % (stem, virtual))
+        c.ptx(virtual, ptx)
+        if fmt == "ptx":
+            outs.append(ptx)
+            groups["compute_" + virtual] = depset([ptx])
+            continue
+        if "compute_" + virtual in codes:
+            images.append(("ptx", virtual, ptx))
+        for code in codes:
+            if not code.startswith("sm_"):
+                continue
+            cubin = ctx.actions.declare_file("%s.%s.cubin" % (stem, code) if fmt == "cubin" else "_clang/%s.compute_%s.%s.cubin" % (stem, virtual, code))
+            c.cubin(code, ptx, cubin)
+            images.append(("elf", code[len("sm_"):], cubin))
+            if fmt == "cubin":
+                outs.append(cubin)
+                groups[code] = depset([cubin])
+    if fmt == "fatbin":
+        out = ctx.actions.declare_file("%s.%s" % (stem, ext))
+        c.fatbin(images, out)
+        outs.append(out)
+        groups["fatbin"] = depset([out])
     return [
         DefaultInfo(files = depset(outs), runfiles = ctx.runfiles(files = outs)),
         OutputGroupInfo(**groups),

@@ -7,9 +7,10 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules:providers.bzl", "CuInfo")
 load("//toolchains:host_compiler.bzl", "host_compiler")
+load(":clang_compile.bzl", "clang_compile")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "pending_info", "real_archs", "without_device_links", device_link = "link")
 load(":nvcc_compile.bzl", "arch_list", "nvcc_compile")
-load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
+load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_clang", "find_cuda", "target_archs")
 
 _HOST = ["cc", "cpp", "cxx", "c"]
 _COMPILED = ["cu"] + _HOST
@@ -258,6 +259,7 @@ def cu_library_impl(ctx, kind = "cu_library", gencode = None, **overrides):
     host = host_compiler(ctx, cuda)
     mode = ctx.var["COMPILATION_MODE"]
     objects = []
+    clang, entries = find_clang(ctx, cuda, gencode, "cu_library")
 
     # Host sources are compiled as the C++ toolchain compiles cc_library's (C for .c), not through
     # nvcc, whose driver macros (__NVCC__) tell CCCL's headers that device code may follow; with
@@ -274,23 +276,25 @@ def cu_library_impl(ctx, kind = "cu_library", gencode = None, **overrides):
             continue
         stem = paths.replace_extension(_object_path(ctx, src), "")
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, stem))
-        nvcc_compile(
+        objects.append(obj)
+        common = dict(
             actions = ctx.actions,
             cuda = cuda,
             host = host,
             src = src,
             out = obj,
-            gencode_flags = gencode,
             mode = mode,
             rdc = a.rdc,
             fast_math = ctx.attr._fast_math[BuildSettingInfo].value,
             compilation_context = compile_context,
             copts = ["-D" + d for d in a.local_defines] + copts,
             host_copts = host_copts,
-            split = ctx.attr._split_nvcc[BuildSettingInfo].value,
             additional_inputs = extra_inputs,
         )
-        objects.append(obj)
+        if clang:
+            clang_compile(clang = clang, entries = entries, arch_list = arch_list(gencode), label = ctx.label, **common)
+        else:
+            nvcc_compile(gencode_flags = gencode, split = ctx.attr._split_nvcc[BuildSettingInfo].value, **common)
 
     # Relocatable device code: this target's and that of the rdc parts below it is device-linked
     # here once, unless this target is itself a part (device_link = False), together with the code

@@ -7,8 +7,10 @@ build_cuda(ctx) (false under --config=cpu), find_cuda(ctx, kind) and target_arch
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
+load("//rules:providers.bzl", "ClangInfo")
 load(":actions.bzl", "CUDA_TOOLCHAIN_TYPE")
 load(":archs.bzl", "resolve_archs")
+load(":clang_compile.bzl", "clang_check")
 
 # The C++ toolchain (the host compiler, the link) and the CUDA one, optional so that a missing
 # toolkit is reported by find_cuda, naming the target, rather than by toolchain resolution.
@@ -20,7 +22,9 @@ CUDA_ATTRS = {
     "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
     "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
     "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-    "_aarch64_cpu": attr.label(default = Label("@platforms//cpu:aarch64")),
+    "_cuda_compiler": attr.label(default = Label("//toolchains:cuda_compiler")),
+    "_clang": attr.label(default = Label("//toolchains:clang")),
+    "_aarch64": attr.label(default = Label("@platforms//cpu:aarch64")),
 }
 
 # The archs only Jetson boards have, by their sm number: their CUDA is JetPack's (L4T), not the sbsa
@@ -76,7 +80,7 @@ def target_archs(ctx, cuda, kind):
     gencode, err = resolve_archs(spec, cuda, where)
     if err:
         fail("%s %s: %s" % (kind, ctx.label, err))
-    if ctx.target_platform_has_constraint(ctx.attr._aarch64_cpu[platform_common.ConstraintValueInfo]):
+    if ctx.target_platform_has_constraint(ctx.attr._aarch64[platform_common.ConstraintValueInfo]):
         for flag in gencode:
             sm = flag.rpartition("_")[2].rstrip("af")
             if sm in _JETSON_ONLY:
@@ -87,3 +91,23 @@ def target_archs(ctx, cuda, kind):
                       "For Thor use 11.0; for %s, build with JetPack's own toolkit, or leave %s out of the list " +
                       "for this platform.") % (kind, ctx.label, arch, board, spec, where, board, board, arch))
     return gencode, spec
+
+def find_clang(ctx, cuda, gencode, kind):
+    """The clang that compiles CUDA, where --cuda_compiler=clang, and the archs it compiles for.
+
+    Args:
+      ctx: the rule context (a rule with CUDA_ATTRS).
+      cuda: CudaToolchainInfo.
+      gencode: the -gencode flags of target_archs.
+      kind: the rule's name, for messages.
+
+    Returns:
+      (ClangInfo, [(virtual arch, [codes])]), or (None, None) where nvcc compiles CUDA. Fails at
+      analysis where clang cannot build this (clang_compile.clang_check).
+    """
+    if ctx.attr._cuda_compiler[BuildSettingInfo].value != "clang":
+        return None, None
+    if ctx.target_platform_has_constraint(ctx.attr._aarch64[platform_common.ConstraintValueInfo]):
+        fail("%s %s: --cuda_compiler=clang builds for linux_x86_64 only; a linux_aarch64 build needs clang with the cross GCC's headers, which it does not have yet. Use --cuda_compiler=nvcc." % (kind, ctx.label))
+    clang = ctx.attr._clang[ClangInfo] if ClangInfo in ctx.attr._clang else None
+    return clang, clang_check(kind, ctx.label, cuda, clang, gencode)

@@ -89,7 +89,7 @@ _COMPILE_ATTRS = {
     "linked": attr.label_list(doc = "Targets whose libraries the CcInfo linking context carries."),
 }
 
-_CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:cuda_compiler")): "nvcc"}
 
 # The split graph (NvccPtx, NvccSass, NvccHostAsm, NvccHost) and the one action.
 compile_test = analysistest.make(_compile_test_impl, attrs = _COMPILE_ATTRS, config_settings = _CUDA_ON)

@@ -2,7 +2,7 @@
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 
-_CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:cuda_compiler")): "nvcc"}
 
 def _image_test_impl(ctx):
     env = analysistest.begin(ctx)

@@ -24,7 +24,7 @@ def _flags_test_impl(ctx):
 
 # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
 # They test one nvcc action per source (--cuda_split=false); split_test.bzl tests the split.
-_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:split_nvcc")): False}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:cuda_compiler")): "nvcc", str(Label("//toolchains:split_nvcc")): False}
 
 def _make_flags_test(config_settings = {}):
     return analysistest.make(

@@ -10,7 +10,7 @@ the Jetson-only archs (Orin's 8.7, ...) fail saying why.
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
-_AARCH64 = {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64"))}
+_AARCH64 = {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64")), str(Label("//toolchains:cuda_compiler")): "nvcc"}
 
 def _library_files(target):
     paths = []

@@ -86,7 +86,7 @@ _ATTRS = {
     "host_asm": attr.bool(default = True, doc = "Whether the host code compiles to assembly apart (NvccHostAsm): not with host debug information."),
 }
 
-_CUDA_ON = {str(Label("//toolchains:build_cuda")): True}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:cuda_compiler")): "nvcc"}
 
 split_test = analysistest.make(_split_test_impl, attrs = _ATTRS, config_settings = _CUDA_ON)
 split_opt_test = analysistest.make(

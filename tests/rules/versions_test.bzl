@@ -121,7 +121,7 @@ _VERSION = str(Label("//toolchains:cuda_version"))
 
 # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
 # They test one nvcc action per source (--cuda_split=false); split_test.bzl tests the split.
-_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:split_nvcc")): False}
+_CUDA_ON = {str(Label("//toolchains:build_cuda")): True, str(Label("//toolchains:cuda_compiler")): "nvcc", str(Label("//toolchains:split_nvcc")): False}
 
 _TOOLKIT_ATTRS = {
     "expected_gencode": attr.string_list(doc = "The -gencode flags of every nvcc action."),

@@ -45,6 +45,7 @@ cuda_toolchain(
     nvcc = "@{nvcc}//:nvcc",
     compiler_files = ["@{nvcc}//:compiler_files"],
     headers = ["@{cudart}//:cuda_headers", "@{cccl}//:headers"],
+    clang_headers = {clang_headers},
     cudart_static = select({{
         "@platforms//cpu:aarch64": "{aarch64_cudart_static}",
         "//conditions:default": "@{cudart}//:toolchain_cudart_static",
@@ -78,6 +79,7 @@ cuda_toolchain(
         aarch64_cudart_shared = aarch64["cudart_shared"],
         aarch64_cudadevrt = aarch64["cudadevrt"],
         cccl = repos["cccl"],
+        clang_headers = repr(["@%s//:headers" % repos["curand"]] if "curand" in repos else []),
         version = repr(rctx.attr.nvcc_version),
         default_spec = repr(archs["default_spec"]),
         default_source = repr(archs["default_source"]),

@@ -66,12 +66,13 @@ filegroup(
 exports_files(["packages.txt"])
 """
 
-def extract_debs(rctx, packages):
+def extract_debs(rctx, packages, mirrors = DEBIAN_MIRRORS):
     """Downloads Debian packages (checked by sha256) and extracts their data into the repository.
 
     Args:
       rctx: the repository_ctx.
       packages: structs with name, version, path (in Debian's pool), sha256, sha1.
+      mirrors: URL prefixes the pool paths are tried under, in order (snapshot.debian.org last).
 
     Returns:
       One "name version sha256" line per package.
@@ -80,7 +81,7 @@ def extract_debs(rctx, packages):
     for pkg in packages:
         deb = "_debs/%s.deb" % pkg.name
         rctx.download(
-            url = [m + pkg.path for m in DEBIAN_MIRRORS] + ["https://snapshot.debian.org/file/" + pkg.sha1],
+            url = [m + pkg.path for m in mirrors] + ["https://snapshot.debian.org/file/" + pkg.sha1],
             output = deb,
             sha256 = pkg.sha256,
         )

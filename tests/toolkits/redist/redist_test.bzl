@@ -10,6 +10,9 @@ _FIXTURE = {
     # These tests are about CUDA builds: they force CUDA on, also under --config=cpu.
     str(Label("//toolchains:build_cuda")): True,
     str(Label("//toolchains:cuda_version")): "fixture",
+    # The fixture is nvcc-shaped (a stand-in nvcc, no ptxas or libdevice): nvcc compiles it, also
+    # under --cuda_compiler=clang.
+    str(Label("//toolchains:cuda_compiler")): "nvcc",
 }
 
 def _fixture_flags_test_impl(ctx):
