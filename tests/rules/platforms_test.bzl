@@ -12,6 +12,9 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
 _AARCH64 = {"//command_line_option:platforms": str(Label("//platforms:linux_aarch64")), str(Label("//toolchains:cuda_compiler")): "nvcc"}
 
+# cu_library resolves its archs only where CUDA is built (also under --config=cpu).
+_AARCH64_NVCC = _AARCH64 | {str(Label("//toolchains:build_cuda")): True}
+
 def _library_files(target):
     paths = []
     for li in target[CcInfo].linking_context.linker_inputs.to_list():
@@ -49,6 +52,14 @@ aarch64_failure_test = analysistest.make(
     doc = "The target under test fails to analyse for linux-aarch64 with every message.",
 )
 
+aarch64_cu_failure_test = analysistest.make(
+    _aarch64_failure_test_impl,
+    expect_failure = True,
+    config_settings = _AARCH64_NVCC,
+    attrs = {"messages": attr.string_list(mandatory = True)},
+    doc = "The cu_library under test, built with nvcc, fails to analyse for linux-aarch64 with every message.",
+)
+
 def _exec_tool_test_impl(ctx):
     env = analysistest.begin(ctx)
     files = analysistest.target_under_test(env)[DefaultInfo].files.to_list()
@@ -76,7 +87,7 @@ def _aarch64_archs_test_impl(ctx):
 
 aarch64_archs_test = analysistest.make(
     _aarch64_archs_test_impl,
-    config_settings = _AARCH64,
+    config_settings = _AARCH64_NVCC,
     attrs = {"contains": attr.string_list(mandatory = True)},
     doc = "The cu_library under test, analysed for linux-aarch64, has actions passing every string of contains.",
 )
