@@ -259,14 +259,15 @@ func x86Only(index *Index, archives []Archive, w io.Writer) {
 			versions = append(versions, a.Version)
 			withWheel[a.Version] = 0
 		}
-		switch _, err := index.WheelFor(a.Package, PlatformAarch64); {
-		case a.Package == "":
+		if a.Package == "" {
 			fmt.Fprintf(w, "NO-WHEEL %s %s %s: not a wheel (%s)\n", a.Version, a.Component, PlatformAarch64, path.Base(a.URL))
-		case err != nil:
-			fmt.Fprintf(w, "NO-WHEEL %s %s %s: %v\n", a.Version, a.Component, PlatformAarch64, err)
-		default:
-			withWheel[a.Version]++
+			continue
 		}
+		if _, _, err := index.platformWheel(a.Package, PlatformAarch64); err != nil {
+			fmt.Fprintf(w, "NO-WHEEL %s %s %s: %v\n", a.Version, a.Component, PlatformAarch64, err)
+			continue
+		}
+		withWheel[a.Version]++
 	}
 	for _, v := range versions {
 		fmt.Fprintf(w, "%s: %d more components pinned for x86-64 only have a %s wheel on PyPI (host tools and headers: their x86-64 archives serve %s builds)\n",

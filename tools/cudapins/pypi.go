@@ -202,35 +202,10 @@ func (x *Index) Wheel(spec string) (Archive, error) {
 // WheelFor returns the versions.bzl archive of the manylinux wheel of spec ("name==version") for
 // platform (PlatformX86 or PlatformAarch64: NVIDIA's aarch64 wheels are the sbsa ones).
 func (x *Index) WheelFor(spec, platform string) (Archive, error) {
-	arch, ok := wheelArch[platform]
-	if !ok {
-		return Archive{}, fmt.Errorf("unknown platform %q (want %s or %s)", platform, PlatformX86, PlatformAarch64)
-	}
-	name, version, err := splitSpec(spec)
+	f, p, err := x.platformWheel(spec, platform)
 	if err != nil {
 		return Archive{}, err
 	}
-	files, p, err := x.release(name, version)
-	if err != nil {
-		return Archive{}, err
-	}
-	var cands []pypiFile
-	for _, f := range files {
-		if isLinuxWheel(f.Filename, arch) && !f.Yanked {
-			cands = append(cands, f)
-		}
-	}
-	if len(cands) != 1 {
-		var names []string
-		for _, f := range files {
-			names = append(names, f.Filename)
-		}
-		if len(cands) == 0 {
-			return Archive{}, fmt.Errorf("%s has no real wheel for %s (no manylinux %s wheel among %q)", spec, platform, arch, names)
-		}
-		return Archive{}, fmt.Errorf("%s: want one manylinux %s wheel, found %d among %q", spec, arch, len(cands), names)
-	}
-	f := cands[0]
 	rel, err := filePath(f.URL)
 	if err != nil {
 		return Archive{}, fmt.Errorf("%s: %w", spec, err)
@@ -250,6 +225,40 @@ func (x *Index) WheelFor(spec, platform string) (Archive, error) {
 		StripPrefix: prefix,
 		Platform:    platform,
 	}, nil
+}
+
+// platformWheel returns the one manylinux wheel of spec ("name==version") for platform, and its
+// project, from the index's JSON alone (no wheel is read).
+func (x *Index) platformWheel(spec, platform string) (pypiFile, *project, error) {
+	arch, ok := wheelArch[platform]
+	if !ok {
+		return pypiFile{}, nil, fmt.Errorf("unknown platform %q (want %s or %s)", platform, PlatformX86, PlatformAarch64)
+	}
+	name, version, err := splitSpec(spec)
+	if err != nil {
+		return pypiFile{}, nil, err
+	}
+	files, p, err := x.release(name, version)
+	if err != nil {
+		return pypiFile{}, nil, err
+	}
+	var cands []pypiFile
+	for _, f := range files {
+		if isLinuxWheel(f.Filename, arch) && !f.Yanked {
+			cands = append(cands, f)
+		}
+	}
+	if len(cands) != 1 {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Filename)
+		}
+		if len(cands) == 0 {
+			return pypiFile{}, nil, fmt.Errorf("%s has no real wheel for %s (no manylinux %s wheel among %q)", spec, platform, arch, names)
+		}
+		return pypiFile{}, nil, fmt.Errorf("%s: want one manylinux %s wheel, found %d among %q", spec, arch, len(cands), names)
+	}
+	return cands[0], p, nil
 }
 
 // isLinuxX86Wheel says whether filename is a wheel with a manylinux x86_64 platform tag.
