@@ -238,8 +238,8 @@ is_elf() { [ "$(head -c4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ]
 install_bazel_private() {
   local version final staging tmp pe f old jdk interp libdirs n
   command -v unzip >/dev/null || die "unzip is needed (to read the manifests of Debian's jars): sudo $0 base"
-  # Installed meanwhile by a run this one waited for?
-  if [ -f "$cache/bazel-debian/current/.complete" ] && "$cache/bazel-debian/current/bin/bazel" --version >/dev/null 2>&1; then
+  # Installed by the run this one waited for?
+  if [ -n "${lock_waited:-}" ] && [ -f "$cache/bazel-debian/current/.complete" ] && "$cache/bazel-debian/current/bin/bazel" --version >/dev/null 2>&1; then
     say "Bazel is already in $(cd -P "$cache/bazel-debian/current" && pwd)"
     return 0
   fi
@@ -388,7 +388,8 @@ JAVA
 # Go: sid's golang-1.26-go in $cache/go-debian/VERSION.
 install_go_private() {
   local version final staging tmp
-  if "$cache/go-debian/current/bin/go" version >/dev/null 2>&1; then
+  # Installed by the run this one waited for?
+  if [ -n "${lock_waited:-}" ] && "$cache/go-debian/current/bin/go" version >/dev/null 2>&1; then
     say "Go is already in $(cd -P "$cache/go-debian/current/../../.." && pwd)"
     return 0
   fi
@@ -421,7 +422,8 @@ install_go_private() {
 cuda_sid_layout="rules_cuda_go cuda-sid layout 2"
 install_cuda_sid_private() {
   local version final staging tmp pkgs u deb
-  if [ "$(cat "$cache/cuda-debian-sid/current/.complete" 2>/dev/null)" = "$cuda_sid_layout" ]; then
+  # Installed by the run this one waited for?
+  if [ -n "${lock_waited:-}" ] && [ "$(cat "$cache/cuda-debian-sid/current/.complete" 2>/dev/null)" = "$cuda_sid_layout" ]; then
     say "the CUDA toolkit of Debian sid is already in $(cd -P "$cache/cuda-debian-sid/current" && pwd)"
     return 0
   fi

@@ -9,7 +9,8 @@
 # calling process, and releases it when the process ends, however it ends (a killed install drops
 # its lock with it). Where another process holds it, prints what it waits for, and who holds it, on
 # stderr, and waits up to RULES_CUDA_GO_LOCK_TIMEOUT seconds (default 1800), then fails with a
-# message naming the lock. Needs flock (util-linux, on every Debian).
+# message naming the lock; after such a wait it sets lock_waited=1. Needs flock (util-linux, on
+# every Debian).
 #
 # The lock only keeps installs apart; what makes an install safe to interrupt is that each one
 # builds in a staging directory and renames it into place as its last step, so a later run trusts
@@ -33,6 +34,8 @@ hold_lock() {
       exit 1
     }
     echo "the other install of $what finished; going on" >&2
+    # For the caller: what the other run installed may be all there is to do.
+    lock_waited=1
   fi
   echo "pid $$ on $(hostname 2>/dev/null || echo this machine) since $(date -u +%H:%M:%S)" >"$file.owner"
 }
