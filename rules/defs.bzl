@@ -7,15 +7,15 @@ bazel_dep (a module sees only its own bazel_deps' repositories).
 """
 
 load("@rules_cc//cc:defs.bzl", _cc_binary = "cc_binary")
-load("//rules:providers.bzl", _CuInfo = "CuInfo", _CudaToolchainInfo = "CudaToolchainInfo")
+load("//common:providers.bzl", _CuInfo = "CuInfo", _CudaToolchainInfo = "CudaToolchainInfo")
 load("//rules/private:cu_binary.bzl", _cu_binary = "cu_binary")
 load("//rules/private:cu_device_image.bzl", _cu_device_image = "cu_device_image")
 load("//rules/private:cu_device_link.bzl", _cu_device_link = "cu_device_link")
 load("//rules/private:cu_library.bzl", _cu_library = "cu_library")
 load("//rules/private:cu_test.bzl", _cu_test = "cu_test")
-load("//rules/private:glibc_check.bzl", _glibc_check = "glibc_check")
 load("//rules/private:go_cuda_library.bzl", _go_cuda_library = "go_cuda_library")
 load("//rules/private:requires_cuda.bzl", _requires_cuda = "requires_cuda")
+load("//toolchains/sysroot:glibc_check.bzl", _glibc_check = "glibc_check")
 
 cc_binary = _cc_binary
 cu_library = _cu_library

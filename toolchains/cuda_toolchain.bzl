@@ -3,7 +3,7 @@
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("//rules:providers.bzl", "CudaToolchainInfo")
+load("//common:providers.bzl", "CudaToolchainInfo")
 
 def _cc(target):
     """The target's CcInfo; None without one (a library the toolkit lacks: see components.bzl)."""

@@ -1,10 +1,11 @@
 """nvcc actions and the flags every nvcc action shares: running nvcc (staged where device line tables need it), the device link. The compile of a source is nvcc_compile.bzl."""
 
-load("//toolchains:host_compiler.bzl", "host_compiler_flags")
+load("//common:host_compiler.bzl", "host_compiler_flags")
 
-# The toolchain nvcc comes from: named on every nvcc action, so that Bazel runs it on the execution
-# platform that toolchain was resolved for (automatic exec groups, --incompatible_auto_exec_groups).
-CUDA_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
+# CUDA_TOOLCHAIN_TYPE is named on every nvcc action: the toolchain nvcc comes from, so that Bazel runs
+# it on the execution platform that toolchain was resolved for (automatic exec groups,
+# --incompatible_auto_exec_groups).
+load("//common:toolchain.bzl", "CUDA_TOOLCHAIN_TYPE")
 
 # Flags per compilation mode (-c / --config=debug / --config=release).
 MODE_FLAGS = {

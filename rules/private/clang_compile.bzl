@@ -10,7 +10,8 @@ Relocatable device code (rdc) is compiled with -fgpu-rdc and ptxas --compile-onl
 are device-linked by nvcc -dlink like nvcc's (device_link.bzl).
 """
 
-load(":actions.bzl", "CUDA_TOOLCHAIN_TYPE", "add_includes")
+load("//common:toolchain.bzl", "CUDA_TOOLCHAIN_TYPE")
+load(":actions.bzl", "add_includes")
 load(":clang_flags.bzl", "clang_copts")
 load(":nvcc_compile.bzl", "parse_gencode")
 

@@ -2,8 +2,8 @@
 
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("//rules:providers.bzl", "CuInfo")
-load("//toolchains:host_compiler.bzl", "host_compiler")
+load("//common:host_compiler.bzl", "host_compiler")
+load("//common:providers.bzl", "CuInfo")
 load(":device_link.bzl", "absorb", "check_archs", "check_linked_once", "collect", "linked_info", "part_archs", "real_archs", "without_device_links", device_link = "link")
 load(":toolchain.bzl", "CUDA_ATTRS", "CUDA_TOOLCHAINS", "build_cuda", "find_cuda", "target_archs")
 

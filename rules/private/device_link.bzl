@@ -16,7 +16,7 @@ device link over all of it.
 """
 
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
-load("//rules:providers.bzl", "CuInfo")
+load("//common:providers.bzl", "CuInfo")
 load(":actions.bzl", "nvcc_device_link")
 
 def real_archs(gencode_flags):

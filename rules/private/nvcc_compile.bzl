@@ -1,9 +1,9 @@
 """The compile of one CUDA source: split into per-arch device actions, or one nvcc action."""
 
-load("//toolchains:host_compiler.bzl", "host_compiler_flags")
+load("//common:host_compiler.bzl", "host_compiler_flags")
+load("//common:toolchain.bzl", "CUDA_TOOLCHAIN_TYPE")
 load(
     ":actions.bzl",
-    "CUDA_TOOLCHAIN_TYPE",
     "MODE_FLAGS",
     "add_includes",
     "has_line_info",

@@ -7,20 +7,18 @@ build_cuda(ctx) (false under --config=cpu), find_cuda(ctx, kind) and target_arch
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
-load("//rules:providers.bzl", "ClangInfo")
-load(":actions.bzl", "CUDA_TOOLCHAIN_TYPE")
+load("//common:providers.bzl", "ClangInfo")
+load("//common:toolchain.bzl", "CUDA_TOOLCHAIN", "CUDA_VERSION_ATTRS", _find_cuda = "find_cuda")
 load(":archs.bzl", "resolve_archs")
 load(":clang_compile.bzl", "clang_check")
 
-# The C++ toolchain (the host compiler, the link) and the CUDA one, optional so that a missing
-# toolkit is reported by find_cuda, naming the target, rather than by toolchain resolution.
-CUDA_TOOLCHAINS = use_cpp_toolchain() + [config_common.toolchain_type(CUDA_TOOLCHAIN_TYPE, mandatory = False)]
+# The C++ toolchain (the host compiler, the link) and the CUDA one (common/toolchain.bzl).
+CUDA_TOOLCHAINS = use_cpp_toolchain() + [CUDA_TOOLCHAIN]
 
 # The settings find_cuda and target_archs read, and the C++ toolchain.
-CUDA_ATTRS = {
+CUDA_ATTRS = CUDA_VERSION_ATTRS | {
     "_archs": attr.label(default = Label("//toolchains:archs")),
     "_build_cuda": attr.label(default = Label("//toolchains:effective_build_cuda")),
-    "_cuda_version": attr.label(default = Label("//toolchains:cuda_version")),
     "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
     "_cuda_compiler": attr.label(default = Label("//toolchains:cuda_compiler")),
     "_clang": attr.label(default = Label("//toolchains:clang")),
@@ -40,25 +38,8 @@ def build_cuda(ctx):
     """Whether CUDA is built (False under --config=cpu: no toolkit needed, nothing compiled)."""
     return ctx.attr._build_cuda[BuildSettingInfo].value
 
-def find_cuda(ctx, kind):
-    """The CudaToolchainInfo of the toolchain selected for ctx, or a failure naming the target.
-
-    Args:
-      ctx: the rule context (a rule with CUDA_TOOLCHAINS and CUDA_ATTRS).
-      kind: the rule's name, for messages ("cu_library").
-
-    Returns:
-      CudaToolchainInfo of an available toolkit.
-    """
-    toolchain = ctx.toolchains[CUDA_TOOLCHAIN_TYPE]
-    if not toolchain:
-        fail(("%s %s: no CUDA toolchain matches --@rules_cuda_go//toolchains:cuda_version=%s; " +
-              "the declared toolkits are the `version_*` settings in @cuda//:BUILD.bazel (rules_cuda_go " +
-              "registers @cuda//:all; WORKSPACE users call rules_cuda_go_toolchains()).") % (kind, ctx.label, ctx.attr._cuda_version[BuildSettingInfo].value))
-    cuda = toolchain.cuda
-    if not cuda.available:
-        fail("%s %s needs the CUDA toolkit: %s" % (kind, ctx.label, cuda.missing_message))
-    return cuda
+# The selected toolkit or a failure naming the target: the one lookup (common/toolchain.bzl).
+find_cuda = _find_cuda
 
 def target_archs(ctx, cuda, kind):
     """The -gencode flags of the target's arch spec: its archs attribute, else --cuda_archs.

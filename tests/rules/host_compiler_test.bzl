@@ -1,7 +1,7 @@
 """Unit tests for the host-compiler flags nvcc gets from the C++ toolchain."""
 
 load("@bazel_skylib//lib:unittest.bzl", "asserts", "unittest")
-load("//toolchains:host_compiler.bzl", "abi_flags")
+load("//common:host_compiler.bzl", "abi_flags")
 
 def _abi_flags_test_impl(ctx):
     env = unittest.begin(ctx)

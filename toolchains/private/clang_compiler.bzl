@@ -1,6 +1,6 @@
 """clang_compiler: the pinned clang, as cu_library reads it (ClangInfo). Declared by @rules_cuda_go_clang."""
 
-load("//rules:providers.bzl", "ClangInfo")
+load("//common:providers.bzl", "ClangInfo")
 
 def _clang_compiler_impl(ctx):
     return [ClangInfo(

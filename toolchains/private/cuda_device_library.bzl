@@ -1,7 +1,7 @@
 """cuda_device_library: a static CUDA library whose device code the device link must see."""
 
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("//rules:providers.bzl", "CuInfo")
+load("//common:providers.bzl", "CuInfo")
 
 def _cuda_device_library_impl(ctx):
     return [

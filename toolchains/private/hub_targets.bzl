@@ -1,13 +1,13 @@
 """The BUILD file of the @cuda hub (see cuda_hub.bzl)."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//common:toolchain.bzl", "CUDA_TOOLCHAIN_TYPE")
 load(":components.bzl", "LIBRARIES", "library_target")
 load(":cuda_missing_library.bzl", "cuda_missing_library")
 
 _VERSION_FLAG = Label("//toolchains:cuda_version")
 _AARCH64 = Label("@platforms//cpu:aarch64")
 _CUDA_DISABLED = Label("//toolchains:cuda_disabled")
-_TOOLCHAIN_TYPE = Label("//toolchains:toolchain_type")
 
 # Tools: name -> (component, target).
 _TOOLS = {
@@ -42,7 +42,7 @@ def cuda_hub_targets(toolkits, aliases = {}):
         native.toolchain(
             name = "toolchain_" + v,
             toolchain = "@%s//:toolchain" % toolkits[v]["config"],
-            toolchain_type = _TOOLCHAIN_TYPE,
+            toolchain_type = CUDA_TOOLCHAIN_TYPE,
             target_settings = [":version_" + v],
         )
     unknown = ("--@rules_cuda_go//toolchains:cuda_version names no declared CUDA toolkit; declared: %s " +

@@ -15,8 +15,8 @@ register_toolchains("@rules_cuda_go//toolchains/sysroot:all")): with another C++
 """
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load("//toolchains/sysroot:identity.bzl", "is_baseline_cc_toolchain")
-load("//toolchains/sysroot:packages.bzl", "SYSROOT_CXXABI", "SYSROOT_GLIBC", "SYSROOT_GLIBCXX")
+load(":identity.bzl", "is_baseline_cc_toolchain")
+load(":packages.bzl", "SYSROOT_CXXABI", "SYSROOT_GLIBC", "SYSROOT_GLIBCXX")
 
 _CC_TOOLCHAIN_TYPE = "@bazel_tools//tools/cpp:toolchain_type"
 
