@@ -152,15 +152,6 @@ func rank(component string) int {
 	return len(componentOrder) + 1
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // toolkitFile is a file line of toolkit_files.txt.
 type toolkitFile struct {
 	path, component string
@@ -178,12 +169,4 @@ func toolkitFileLines(data string) []toolkitFile {
 		out = append(out, toolkitFile{path: f[1], component: f[2], versions: f[3:]})
 	}
 	return out
-}
-
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
 }
