@@ -21,7 +21,7 @@ import (
 // d3d11.h) is compiled by no rule, and logged. The directory's library of an earlier run is
 // replaced; two or more other cu_library rules make the directory hand-written. pool are the host
 // sources that compile (see compilable).
-func planCollection(d *directory, p *plan, pool []string, rest []*rule.Rule) {
+func planCollection(d *dirInput, p *plan, pool []string, rest []*rule.Rule) {
 	includeDir := d.isIncludeDir()
 	units := map[string]*libUnit{}
 	var leftover []*rule.Rule
@@ -81,7 +81,7 @@ func planCollection(d *directory, p *plan, pool []string, rest []*rule.Rule) {
 // perHeaderShaped returns the header of r when r is a per-header rule of a header collection:
 // its hdrs is one header of the directory, its srcs are host sources of the directory, and it is
 // named as planCollection names new rules.
-func perHeaderShaped(d *directory, r *rule.Rule) string {
+func perHeaderShaped(d *dirInput, r *rule.Rule) string {
 	if handWritten(r) || r.Attr("textual_hdrs") != nil {
 		return ""
 	}
@@ -104,7 +104,7 @@ func perHeaderShaped(d *directory, r *rule.Rule) string {
 
 // headerOf returns the header whose rule host source f joins: the one with f's name, else the
 // first header of the directory that f includes; "" when there is none.
-func headerOf(d *directory, f string, units map[string]*libUnit) string {
+func headerOf(d *dirInput, f string, units map[string]*libUnit) string {
 	for _, h := range d.headers {
 		if units[h] != nil && stem(h) == stem(f) {
 			return h
@@ -121,7 +121,7 @@ func headerOf(d *directory, f string, units map[string]*libUnit) string {
 // compilable returns the sources of srcs that include nothing missing (see missingInclude), and
 // logs the others: a helper for another platform (one that includes d3d11.h) is compiled by no
 // rule.
-func compilable(d *directory, srcs []string) []string {
+func compilable(d *dirInput, srcs []string) []string {
 	var out []string
 	for _, f := range srcs {
 		if inc, ok := missingInclude(d, f); ok {
@@ -138,7 +138,7 @@ func compilable(d *directory, srcs []string) []string {
 // searchPaths), not a CUDA toolkit header (toolkitHeader), not a system header (cpp.SystemHeader).
 // The includes of the repository's headers that f includes count too; the description names the
 // header that holds the include.
-func missingInclude(d *directory, f string) (string, bool) {
+func missingInclude(d *dirInput, f string) (string, bool) {
 	var missing string
 	self := path.Join(d.rel, f)
 	d.walkIncludes(f, func(from string, inc cpp.Include, _ string, found bool) bool {

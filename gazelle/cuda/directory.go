@@ -14,11 +14,11 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
-// directory is what one directory offers the rules planned for it: its configuration, its
+// dirInput is what one directory offers the rules planned for it: its configuration, its
 // existing build file and the rules other extensions generate, its files sorted by kind (minus
 // those that other rules claim), and the caches of facts read from them. newDirectory builds it;
 // the planning functions (see planDirectory) only read it.
-type directory struct {
+type dirInput struct {
 	rel, dir string
 	c        *config.Config
 	cc       *cudaConfig
@@ -51,8 +51,8 @@ type directory struct {
 // newDirectory describes the directory of args with configuration cc. included returns the
 // repository's source files that other sources include (see includedSources); it is called once
 // the directory's files are sorted.
-func newDirectory(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor, codeFacts *codeFactCache, included func() map[string]bool) *directory {
-	d := &directory{
+func newDirectory(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor, codeFacts *codeFactCache, included func() map[string]bool) *dirInput {
+	d := &dirInput{
 		rel:          args.Rel,
 		dir:          args.Dir,
 		c:            args.Config,
@@ -110,7 +110,7 @@ func newDirectory(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor, 
 // compiles the .cc files of its package), and the headers that a cc_library lists (only a library
 // provides headers: not a Go rule, which lists every header of its cgo directory, nor a
 // cu_device_image, whose hdrs are just its inputs).
-func (d *directory) claimedFiles() (srcs, hdrs map[string]bool) {
+func (d *dirInput) claimedFiles() (srcs, hdrs map[string]bool) {
 	srcs, hdrs = map[string]bool{}, map[string]bool{}
 	claim := func(r *rule.Rule) {
 		if d.isKind(r, cuLibraryKind) {
@@ -150,7 +150,7 @@ func (d *directory) claimedFiles() (srcs, hdrs map[string]bool) {
 // directory, or of another package: see includedSources) from the sources that the directory's
 // rules compile to textualSrcs, the textual_hdrs of its library. One that defines main() stays a
 // source too: it is a program of its own that other programs include.
-func (d *directory) splitTextual(included map[string]bool) {
+func (d *dirInput) splitTextual(included map[string]bool) {
 	split := func(srcs []string) []string {
 		var kept []string
 		for _, f := range srcs {
@@ -174,7 +174,7 @@ func (d *directory) splitTextual(included map[string]bool) {
 // is an include directory (see isIncludeDir) with headers; or its headers or host sources
 // (.cc, .cpp, .cxx), or the repository's headers they include, include a CUDA toolkit header or
 // a .cuh header. A directory of plain C++ gets nothing.
-func wantsLibrary(d *directory) bool {
+func wantsLibrary(d *dirInput) bool {
 	if d.hasCuda {
 		return true
 	}
@@ -198,7 +198,7 @@ func wantsLibrary(d *directory) bool {
 // isIncludeDir reports whether the directory is one that other code includes headers from by
 // their names alone: the directory of a cuda_include_dir directive, or a directory named include
 // or inc next to CUDA code (its parent or a sibling directory has .cu or .cuh files).
-func (d *directory) isIncludeDir() bool {
+func (d *dirInput) isIncludeDir() bool {
 	if d.cc.isIncludeDir(d.rel) {
 		return true
 	}
@@ -238,7 +238,7 @@ func hasCudaFiles(dir string) bool {
 
 // walkIncludes calls visit for each #include that a compile of file f of the directory reaches
 // (see preprocessor.walkIncludes); nothing for a file that cannot be read.
-func (d *directory) walkIncludes(f string, visit func(from string, inc cpp.Include, located string, found bool) bool) {
+func (d *dirInput) walkIncludes(f string, visit func(from string, inc cpp.Include, located string, found bool) bool) {
 	src, ok := d.srcs.read(f)
 	if !ok {
 		return
@@ -247,17 +247,17 @@ func (d *directory) walkIncludes(f string, visit func(from string, inc cpp.Inclu
 }
 
 // isKind reports whether r is a rule of the given kind, directly or through # gazelle:alias_kind.
-func (d *directory) isKind(r *rule.Rule, kind string) bool {
+func (d *dirInput) isKind(r *rule.Rule, kind string) bool {
 	return r.Kind() == kind || d.c.AliasMap[r.Kind()] == kind
 }
 
 // isGoLibrary reports whether r is a go_library (or a go_cuda_library).
-func (d *directory) isGoLibrary(r *rule.Rule) bool {
+func (d *dirInput) isGoLibrary(r *rule.Rule) bool {
 	return d.isKind(r, "go_library") || r.Kind() == goCudaLibraryKind
 }
 
 // buildPath returns the path of the directory's build file, for log lines.
-func (d *directory) buildPath() string {
+func (d *dirInput) buildPath() string {
 	if d.file != nil {
 		return d.file.Path
 	}
@@ -265,7 +265,7 @@ func (d *directory) buildPath() string {
 }
 
 // rules returns the rules of the existing build file (none without one).
-func (d *directory) rules() []*rule.Rule {
+func (d *dirInput) rules() []*rule.Rule {
 	if d.file == nil {
 		return nil
 	}
@@ -274,7 +274,7 @@ func (d *directory) rules() []*rule.Rule {
 
 // dirname is the base name of the directory ({dirname} of the naming patterns); the repository's
 // name at the root.
-func (d *directory) dirname() string {
+func (d *dirInput) dirname() string {
 	if d.rel == "" {
 		if d.c.RepoName != "" {
 			return d.c.RepoName
@@ -286,7 +286,7 @@ func (d *directory) dirname() string {
 
 // wantedName returns the name the naming pattern gives the directory's library, with "_cu"
 // appended when another rule of the directory (the Go library) has that name.
-func (d *directory) wantedName() string {
+func (d *dirInput) wantedName() string {
 	want := d.cc.libraryName(d.dirname())
 	for _, r := range d.otherGen {
 		if r.Name() == want {
@@ -302,7 +302,7 @@ func (d *directory) wantedName() string {
 }
 
 // exists reports whether file f of the directory exists or a rule generates it.
-func (d *directory) exists(f string) bool {
+func (d *dirInput) exists(f string) bool {
 	for _, gf := range d.genFiles {
 		if gf == f {
 			return true

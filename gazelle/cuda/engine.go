@@ -14,7 +14,7 @@ import (
 
 // duplicates returns, for each symbol that two or more of files define (by cpp.Symbol.Key: a
 // function's overloads are other symbols), the files that define it, sorted.
-func duplicates(d *directory, files []string) map[string][]string {
+func duplicates(d *dirInput, files []string) map[string][]string {
 	by := map[string][]string{}
 	for _, f := range files {
 		seen := map[string]bool{}
@@ -41,7 +41,7 @@ func duplicates(d *directory, files []string) map[string][]string {
 // main does not, a source that defines none of them uses each (main reads the engine), and no
 // definer defines a symbol that a shared source defines too. srcs are the directory's sources
 // that are not already another program's. It returns nil when the directory is not of that shape.
-func engineFiles(d *directory, srcs, mains []string) []string {
+func engineFiles(d *dirInput, srcs, mains []string) []string {
 	if !d.cc.binaries || !d.wanted || len(mains) != 1 {
 		return nil
 	}
@@ -95,7 +95,7 @@ func engineFiles(d *directory, srcs, mains []string) []string {
 // define a symbol another source of pool defines, and logs each such symbol with its files: a
 // rule that compiled them would link two definitions of one symbol, and gazelle cannot tell which
 // program each belongs to. A directory that gets no CUDA rules keeps its pool (and logs nothing).
-func dropDuplicates(d *directory, pool []string) []string {
+func dropDuplicates(d *dirInput, pool []string) []string {
 	if !d.wanted {
 		return pool
 	}
@@ -125,7 +125,7 @@ func dropDuplicates(d *directory, pool []string) []string {
 }
 
 // usedBy reports whether a source of shared uses a symbol that a source of own defines.
-func usedBy(d *directory, own, shared []string) bool {
+func usedBy(d *dirInput, own, shared []string) bool {
 	for _, f := range own {
 		for _, s := range d.srcs.file(f).definitions() {
 			for _, sf := range shared {

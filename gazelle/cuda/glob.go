@@ -24,8 +24,8 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 		return nil, nil
 	}
 	var out []string
-	var walk func(e bzl.Expr) error
-	walk = func(e bzl.Expr) error {
+	var eval func(e bzl.Expr) error
+	eval = func(e bzl.Expr) error {
 		switch e := e.(type) {
 		case *bzl.ListExpr:
 			for _, x := range e.List {
@@ -40,10 +40,10 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 			if e.Op != "+" {
 				return fmt.Errorf("%s uses the operator %s", key, e.Op)
 			}
-			if err := walk(e.X); err != nil {
+			if err := eval(e.X); err != nil {
 				return err
 			}
-			return walk(e.Y)
+			return eval(e.Y)
 		case *bzl.CallExpr:
 			if name, ok := e.X.(*bzl.Ident); ok && name.Name == "glob" {
 				files, err := expandGlob(e, dir, buildFiles)
@@ -56,7 +56,7 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 		}
 		return fmt.Errorf("%s is a %s, which gazelle cannot evaluate", key, describe(e))
 	}
-	if err := walk(expr); err != nil {
+	if err := eval(expr); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -30,7 +30,7 @@ type fileIncludes struct {
 
 // ruleImports reads the #include lines of r's files, for Resolve; deps are labels r depends on
 // whatever they say.
-func ruleImports(d *directory, r *rule.Rule, deps []string) *ruleIncludes {
+func ruleImports(d *dirInput, r *rule.Rule, deps []string) *ruleIncludes {
 	ri := &ruleIncludes{own: map[string]bool{}, deps: deps}
 	// The directives' macros, then the rule's own: the existing rule's (its defines are the
 	// user's), else the new rule's (local_defines and copts inherited or from the directives).

@@ -14,7 +14,7 @@ import (
 // inferNeeds for its needs). The attributes of the existing rule that gazelle does not own carry
 // over as merging keeps them; those it sets only on new rules (visibility, alwayslink,
 // includes, rdc, host_srcs_as_cuda) stay the user's once the rule exists.
-func libraryRule(d *directory, u *libUnit) *rule.Rule {
+func libraryRule(d *dirInput, u *libUnit) *rule.Rule {
 	old := u.old
 	r := rule.NewRule(cuLibraryKind, u.name)
 	r.SetSortedAttrs([]string{"srcs", "hdrs", "textual_hdrs", "deps"})
@@ -79,7 +79,7 @@ func binaryRule(u *libUnit) *rule.Rule {
 }
 
 // hasDefaultVisibility reports whether the build file sets package(default_visibility).
-func hasDefaultVisibility(d *directory) bool {
+func hasDefaultVisibility(d *dirInput) bool {
 	for _, r := range d.rules() {
 		if r.Kind() == "package" && r.Attr("default_visibility") != nil {
 			return true
@@ -94,7 +94,7 @@ var extendedLambdaFlags = []string{"--extended-lambda", "--expt-extended-lambda"
 // applyNeeds puts on r, the rule generated for old (nil for a new rule), what its compiles need:
 // rdc = True, host_srcs_as_cuda = True, --extended-lambda in copts. An attribute of old is the
 // user's and stays; a log line says when it contradicts the code.
-func applyNeeds(d *directory, r, old *rule.Rule, n compileNeeds) {
+func applyNeeds(d *dirInput, r, old *rule.Rule, n compileNeeds) {
 	if len(n.rdc) > 0 {
 		if old != nil && old.Attr("rdc") != nil {
 			if isFalse(old.Attr("rdc")) {
@@ -118,7 +118,7 @@ func applyNeeds(d *directory, r, old *rule.Rule, n compileNeeds) {
 
 // setExtendedLambda adds --extended-lambda to r's copts for the __device__ lambda at where,
 // unless the existing rule old has copts of its own (then a log line says what is missing).
-func setExtendedLambda(d *directory, r, old *rule.Rule, where string) {
+func setExtendedLambda(d *dirInput, r, old *rule.Rule, where string) {
 	has := func(copts []string) bool {
 		for _, c := range copts {
 			if contains(extendedLambdaFlags, c) {
@@ -157,7 +157,7 @@ func setExtendedLambda(d *directory, r, old *rule.Rule, where string) {
 //
 // The attributes cannot be mergeable (outside the directives they are the user's), so an existing
 // rule old gets the value directly; merging then keeps it.
-func applyCompileFlags(d *directory, r, old *rule.Rule) {
+func applyCompileFlags(d *dirInput, r, old *rule.Rule) {
 	cf := d.cc.compile
 	if !cf.set() || !compilesSources(r, false, false) {
 		return
@@ -181,7 +181,7 @@ func applyCompileFlags(d *directory, r, old *rule.Rule) {
 // ownList sets the list attribute key of r (and of the existing rule old) to want, followed by
 // the elements of old's list that carry a # keep comment. An existing value that is not a plain
 // list of strings is the user's: it stays, and a log line says the directive does not reach it.
-func ownList(d *directory, r, old *rule.Rule, key string, want []string) {
+func ownList(d *dirInput, r, old *rule.Rule, key string, want []string) {
 	list := &bzl.ListExpr{ForceMultiLine: false}
 	seen := map[string]bool{}
 	for _, w := range want {

@@ -7,10 +7,10 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
-// plan is the model of one directory's rules, what planDirectory decides: the cu_library rules
-// (the directory's library, the rules of a header collection, the libraries of programs), each
-// with the cc_binary that links it, if any, and the rules to delete. The emitters (libraryRule,
-// binaryRule) turn it into rules.
+// plan is the model of one directory's rules, plain data that the planning functions fill and
+// the emitters turn into rules: the cu_library rules (the directory's library, the rules of a
+// header collection, the libraries of programs), each with the cc_binary that links it, if any,
+// and the rules to delete.
 type plan struct {
 	libs []*libUnit
 	// empty are the rules to delete; deleted are their names.
@@ -24,8 +24,9 @@ type plan struct {
 	// used are the names of the build file's rules that stay, of the rules other extensions
 	// generate and of the rules planned so far: a new rule must have another name.
 	used map[string]bool
-	// handWritten: the directory's cu_library rules are the user's (see pickName); nothing is
-	// generated, only rules none of whose files exists are deleted.
+	// handWritten: the directory's cu_library rules are the user's (several, none of which is
+	// the directory's library); nothing is generated, only rules none of whose files exists are
+	// deleted.
 	handWritten bool
 }
 
@@ -71,8 +72,8 @@ type binaryUnit struct {
 // starts with.
 var inheritedAttrs = []string{"copts", "host_copts", "local_defines"}
 
-// program is a source defining main() that gets a cu_library and a cc_binary of its own.
-type program struct {
+// plannedProgram is a source defining main() that gets a cu_library and a cc_binary of its own.
+type plannedProgram struct {
 	src string
 	// engine: the source defines what the directory's shared main() reads (see engineFiles).
 	engine bool
@@ -87,8 +88,8 @@ type programPair struct {
 	src      string
 }
 
-// generatedNames reports whether the pair is named as addPrograms names programs: the library
-// is the binary's name with "_lib" appended.
+// generatedNames reports whether the pair is named as gazelle names new programs: the library is
+// the binary's name with "_lib" appended.
 func (pp *programPair) generatedNames() bool {
 	return pp.lib.Name() == pp.bin.Name()+"_lib"
 }

@@ -23,18 +23,19 @@ type compileNeeds struct {
 	driver string
 }
 
-// inferNeeds returns what the compiles of u's settled files (see settleFiles) need, from the code
-// of its sources and of the repository headers they include (see codeFacts):
+// inferNeeds returns what the compiles of a cu_library with the files srcs and hdrs (of the
+// directory, as the rule lists them) need, from the code of its sources and of the repository
+// headers they include (see codeFacts):
 //   - rdc when a .cu rule's files need relocatable device code (see rdcReasons);
 //   - host_srcs_as_cuda when a C++ source (.cc, .cpp, .cxx) reaches device code (a kernel it
 //     defines or launches, or one defined in a header it includes), which only nvcc compiles;
 //   - --extended-lambda when a source that nvcc compiles reaches a __device__ lambda;
 //   - the lazily loaded driver API when a source reaches a driver API call and cuda.h.
-func inferNeeds(d *directory, u *libUnit) compileNeeds {
+func inferNeeds(d *dirInput, srcs, hdrs []string) compileNeeds {
 	var n compileNeeds
-	for _, f := range u.srcs {
+	for _, f := range srcs {
 		if cudaSourceExts[path.Ext(f)] {
-			n.rdc = rdcReasons(d, concat(u.srcs, u.hdrs))
+			n.rdc = rdcReasons(d, concat(srcs, hdrs))
 			break
 		}
 	}
@@ -46,7 +47,7 @@ func inferNeeds(d *directory, u *libUnit) compileNeeds {
 		isHost bool
 	}
 	var units [][]reachedCode
-	for _, f := range u.srcs {
+	for _, f := range srcs {
 		ext := path.Ext(f)
 		if !cudaSourceExts[ext] && !hostSourceExts[ext] {
 			continue
@@ -96,7 +97,7 @@ func inferNeeds(d *directory, u *libUnit) compileNeeds {
 // rdcReasons returns why files (of the directory) need relocatable device code: kernel launches
 // from device code (dynamic parallelism), and declarations of device functions and variables
 // that the declaring file does not define (device code shared across files).
-func rdcReasons(d *directory, files []string) []string {
+func rdcReasons(d *dirInput, files []string) []string {
 	var reasons []string
 	for _, f := range files {
 		ext := path.Ext(f)

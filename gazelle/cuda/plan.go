@@ -23,12 +23,12 @@ import (
 //
 // Once the rules are decided, each library's files are settled (see settleFiles) and what its
 // compiles need is inferred (see inferNeeds).
-func planDirectory(d *directory) *plan {
+func planDirectory(d *dirInput) *plan {
 	p := newPlan(d.rules(), d.otherGen)
 	decide(d, p)
 	for _, u := range p.libs {
 		settleFiles(u)
-		u.needs = inferNeeds(d, u)
+		u.needs = inferNeeds(d, u.srcs, u.hdrs)
 		if u.needs.driver != "" {
 			u.deps = append(append([]string(nil), u.deps...), driverLazyTarget)
 		}
@@ -37,8 +37,8 @@ func planDirectory(d *directory) *plan {
 }
 
 // decide fills p with the directory's rules (see planDirectory).
-func decide(d *directory, p *plan) {
-	mains := mains(d)
+func decide(d *dirInput, p *plan) {
+	mains := mainSources(d)
 	isMain := setOf(mains...)
 	handled := map[*rule.Rule]bool{}
 	taken := map[string]bool{}
@@ -109,7 +109,7 @@ func decide(d *directory, p *plan) {
 
 // planLibrary plans the directory's library: the pool's sources and the directory's headers,
 // named by pickName.
-func planLibrary(d *directory, p *plan, pool []string, rest []*rule.Rule) {
+func planLibrary(d *dirInput, p *plan, pool []string, rest []*rule.Rule) {
 	want := d.wantedName()
 	// The per-header rules of a header collection that is one no more (it has a .cu file or a
 	// main() now): when they are all the directory has, the directory's library replaces them.
@@ -169,7 +169,7 @@ func planLibrary(d *directory, p *plan, pool []string, rest []*rule.Rule) {
 // only one. With several and none of those, the directory is hand-written and name is "".
 // adopted is the existing rule chosen, if any; renamedFrom is set when the only existing
 // cu_library must give its name up to a rule another extension generates.
-func pickName(d *directory, rest []*rule.Rule, want string) (name string, adopted, renamedFrom *rule.Rule) {
+func pickName(d *dirInput, rest []*rule.Rule, want string) (name string, adopted, renamedFrom *rule.Rule) {
 	byName := map[string]*rule.Rule{}
 	for _, r := range rest {
 		byName[r.Name()] = r
@@ -226,7 +226,7 @@ func pickName(d *directory, rest []*rule.Rule, want string) (name string, adopte
 
 // cudaSourcesGone reports whether r lists .cu or .cuh files of this directory and none of them
 // exists any more.
-func cudaSourcesGone(d *directory, r *rule.Rule) bool {
+func cudaSourcesGone(d *dirInput, r *rule.Rule) bool {
 	listed := false
 	for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
 		for _, f := range localFiles(r.AttrStrings(key)) {
@@ -243,7 +243,7 @@ func cudaSourcesGone(d *directory, r *rule.Rule) bool {
 }
 
 // allFilesGone reports whether r lists files of this directory and none of them exists.
-func allFilesGone(d *directory, r *rule.Rule) bool {
+func allFilesGone(d *dirInput, r *rule.Rule) bool {
 	if !plainList(r, "srcs") || !plainList(r, "hdrs") {
 		return false
 	}

@@ -129,7 +129,7 @@ func (pp *preprocessor) walkUnit(cc *cudaConfig, rel string, defs []string, know
 			m.DefineFlag(d[2:], true)
 		}
 	}
-	w := &walk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
+	w := &unitWalk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
 	w.file(rel, cpp.Yes, 0, visit)
 }
 
@@ -141,7 +141,7 @@ func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(cpp.Include) boo
 	}
 	s := map[int]bool{}
 	pp.alone[rel] = s
-	w := &walk{pp: pp, cc: cc, known: known, m: cpp.Macros{}, once: map[string]bool{}}
+	w := &unitWalk{pp: pp, cc: cc, known: known, m: cpp.Macros{}, once: map[string]bool{}}
 	w.file(rel, cpp.Yes, 0, func(file string, depth, idx int, r reached) {
 		if depth == 0 {
 			s[idx] = true
@@ -150,8 +150,8 @@ func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(cpp.Include) boo
 	return s
 }
 
-// walk is the state of one translation unit.
-type walk struct {
+// unitWalk is the state of one translation unit.
+type unitWalk struct {
 	pp      *preprocessor
 	cc      *cudaConfig
 	known   func(cpp.Include) bool
@@ -171,7 +171,7 @@ type group struct {
 
 // file walks the directives of file rel, entered in a group of state base, at include depth
 // depth; it calls visit for each include directive in a group that is compiled or may be.
-func (w *walk) file(rel string, base cpp.Tri, depth int, visit func(file string, depth, idx int, r reached)) {
+func (w *unitWalk) file(rel string, base cpp.Tri, depth int, visit func(file string, depth, idx int, r reached)) {
 	ds, ok := w.pp.directives(rel)
 	if !ok || w.once[rel] || depth > maxIncludeDepth || w.entered >= maxUnitFiles {
 		return
@@ -251,7 +251,7 @@ func (w *walk) file(rel string, base cpp.Tri, depth int, visit func(file string,
 
 // condition evaluates the condition of #if (expression), #ifdef or #ifndef (name) in a group of
 // state cur; a condition in a group that is not compiled is not evaluated.
-func (w *walk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri {
+func (w *unitWalk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri {
 	if cur == cpp.No {
 		return cpp.No
 	}
@@ -276,7 +276,7 @@ func (w *walk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri
 // has tells whether an include of file from finds a header: a file of the repository, a header of
 // the toolkit (those of its libraries included: a dep provides them) or of the system, or one
 // that known says is provided.
-func (w *walk) has(from string, inc cpp.Include) cpp.Tri {
+func (w *unitWalk) has(from string, inc cpp.Include) cpp.Tri {
 	if _, ok := w.pp.locate(w.cc, from, inc); ok {
 		return cpp.Yes
 	}

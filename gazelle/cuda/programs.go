@@ -12,9 +12,9 @@ import (
 // their own (several mains, engines around a shared main(), existing program pairs, cuda_program
 // directives), and the cc_binary of the directory's library when it has the only main().
 
-// mains returns the sources of the directory (not another rule's) that define a top-level
+// mainSources returns the sources of the directory (not another rule's) that define a top-level
 // main(), sorted.
-func mains(d *directory) []string {
+func mainSources(d *dirInput) []string {
 	var out []string
 	for _, f := range concat(d.cuSrcs, d.hostSrcs) {
 		if d.srcs.file(f).definesMain() {
@@ -27,7 +27,7 @@ func mains(d *directory) []string {
 
 // programPairs returns the program pairs of the build file; the directory's library (the
 // naming pattern's name) is in none.
-func programPairs(d *directory) []*programPair {
+func programPairs(d *dirInput) []*programPair {
 	if d.file == nil {
 		return nil
 	}
@@ -77,12 +77,12 @@ func programPairs(d *directory) []*programPair {
 // named as addPrograms names them whose source is a program no more (or is gone) is deleted; any
 // other pair is left alone, and its source is taken (no other rule lists it). handled gets the
 // pairs' libraries.
-func selectPrograms(d *directory, p *plan, mains []string, isMain map[string]bool, engines []string, handled map[*rule.Rule]bool, taken map[string]bool) []*program {
+func selectPrograms(d *dirInput, p *plan, mains []string, isMain map[string]bool, engines []string, handled map[*rule.Rule]bool, taken map[string]bool) []*plannedProgram {
 	on := d.cc.binaries && d.wanted
-	var programs []*program
-	bySrc := map[string]*program{}
-	add := func(src string) *program {
-		pr := &program{src: src}
+	var programs []*plannedProgram
+	bySrc := map[string]*plannedProgram{}
+	add := func(src string) *plannedProgram {
+		pr := &plannedProgram{src: src}
 		programs = append(programs, pr)
 		bySrc[src] = pr
 		return pr
@@ -123,7 +123,7 @@ func selectPrograms(d *directory, p *plan, mains []string, isMain map[string]boo
 // resolve to and on the directory's library when that compiles sources (the program may call
 // their functions through declarations of its own); a new one starts with the compile settings
 // (inheritedAttrs) of the directory's existing library.
-func addPrograms(d *directory, p *plan, programs []*program) {
+func addPrograms(d *dirInput, p *plan, programs []*plannedProgram) {
 	dirDeps := p.dirDeps()
 	for _, pr := range programs {
 		var bin, lib string
@@ -164,7 +164,7 @@ func addPrograms(d *directory, p *plan, programs []*program) {
 // another cc_binary or cc_test of the build file links the library already. A cc_binary of that
 // name whose deps are only a cu_library of the directory is deleted when the library has no
 // main() any more.
-func addBinary(d *directory, p *plan, mains []string) {
+func addBinary(d *dirInput, p *plan, mains []string) {
 	if !d.cc.binaries {
 		return
 	}
@@ -207,7 +207,7 @@ func addBinary(d *directory, p *plan, mains []string) {
 
 // linkedElsewhere reports whether a cc_binary or cc_test of the build file other than the one
 // named bin lists the cu_library lib in deps: the program has a hand-written binary.
-func linkedElsewhere(d *directory, lib, bin string) bool {
+func linkedElsewhere(d *dirInput, lib, bin string) bool {
 	for _, r := range d.rules() {
 		if r.Name() == bin || !(d.isKind(r, ccBinaryKind) || d.isKind(r, "cc_test")) {
 			continue
@@ -223,7 +223,7 @@ func linkedElsewhere(d *directory, lib, bin string) bool {
 
 // linksOnlyLocalLibrary reports whether binary b has no srcs and its deps are one cu_library of
 // this directory (or a rule that no longer exists): the shape addBinary writes.
-func linksOnlyLocalLibrary(d *directory, b *rule.Rule) bool {
+func linksOnlyLocalLibrary(d *dirInput, b *rule.Rule) bool {
 	deps := b.AttrStrings("deps")
 	if b.Attr("srcs") != nil || len(deps) != 1 {
 		return false
@@ -243,7 +243,7 @@ func linksOnlyLocalLibrary(d *directory, b *rule.Rule) bool {
 // directivePrograms plans the cu_library and cc_binary of each cuda_program directive of the
 // directory. The existing libraries are marked handled (they are not the directory's library);
 // the files that exist become the library's srcs (a missing one is logged).
-func directivePrograms(d *directory, p *plan) []*libUnit {
+func directivePrograms(d *dirInput, p *plan) []*libUnit {
 	var units []*libUnit
 	for _, pd := range d.cc.programs {
 		lib := pd.name + "_lib"
@@ -277,7 +277,7 @@ func directivePrograms(d *directory, p *plan) []*libUnit {
 }
 
 // nameFree reports whether no rule of the build file of another kind than kind has name.
-func nameFree(d *directory, name, kind string) bool {
+func nameFree(d *dirInput, name, kind string) bool {
 	for _, r := range d.rules() {
 		if r.Name() == name && !d.isKind(r, kind) {
 			return false
@@ -290,7 +290,7 @@ func nameFree(d *directory, name, kind string) bool {
 // program's library depends on the directory's library, and is linked whole where it defines
 // what the directory's library uses (libUnit.alwayslink). It reports whether one does: the main()
 // of the directory's library is then the programs', not a program of its own.
-func addDeclared(d *directory, p *plan, declared []*libUnit) bool {
+func addDeclared(d *dirInput, p *plan, declared []*libUnit) bool {
 	provides := false
 	for _, u := range declared {
 		u.deps = p.dirDeps()

@@ -14,7 +14,7 @@ import (
 // includes. cu_deps entries naming other rules are kept, except those naming cu_library rules of
 // this directory that are gone or being deleted. A Go library that is a go_cuda_library already
 // stays one.
-func wireGo(d *directory, libs []*rule.Rule, deleted map[string]bool) {
+func wireGo(d *dirInput, libs []*rule.Rule, deleted map[string]bool) {
 	if m, ok := d.c.KindMap["go_library"]; ok && m.KindName != goCudaLibraryKind {
 		return // the user maps go_library to a macro of their own
 	}
@@ -87,7 +87,7 @@ func wireGo(d *directory, libs []*rule.Rule, deleted map[string]bool) {
 
 // cgoIncludesHeaderOf reports whether a cgo preamble of goLib's Go files includes a header of
 // lib, by its workspace-relative path or relative to the directory.
-func cgoIncludesHeaderOf(d *directory, goLib, lib *rule.Rule) bool {
+func cgoIncludesHeaderOf(d *dirInput, goLib, lib *rule.Rule) bool {
 	own := map[string]bool{}
 	for _, key := range []string{"srcs", "hdrs"} {
 		for _, f := range lib.AttrStrings(key) {
