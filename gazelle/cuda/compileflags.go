@@ -124,6 +124,7 @@ func splitFlags(s string) ([]string, bool) {
 	return out, true
 }
 
+// isIdentifier reports whether s is a C identifier.
 func isIdentifier(s string) bool {
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		return false

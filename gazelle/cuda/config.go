@@ -95,6 +95,7 @@ func (cc *cudaConfig) ownedByAncestor(rel string) bool {
 	}
 }
 
+// newCudaConfig returns the configuration of the root directory before its directives.
 func newCudaConfig() *cudaConfig {
 	return &cudaConfig{
 		enabled:               true,
@@ -313,6 +314,7 @@ func parseIncludeDir(f *rule.File, d rule.Directive, rel string, dirs []string) 
 	return append(dirs[:len(dirs):len(dirs)], p)
 }
 
+// parseSwitch reads an enabled/disabled directive; false (and a log line) for another value.
 func parseSwitch(f *rule.File, d rule.Directive) (bool, bool) {
 	switch d.Value {
 	case "enabled", "true":

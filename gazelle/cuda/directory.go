@@ -16,8 +16,8 @@ import (
 
 // dirInput is what one directory offers the rules planned for it: its configuration, its
 // existing build file and the rules other extensions generate, its files sorted by kind (minus
-// those that other rules claim), and the caches of facts read from them. newDirectory builds it;
-// the planning functions (see planDirectory) only read it.
+// those that other rules claim), and the caches of facts read from them. newDirInput builds it;
+// the planning functions only read it.
 type dirInput struct {
 	rel, dir string
 	c        *config.Config
@@ -32,7 +32,7 @@ type dirInput struct {
 	// existingCu are the cu_library rules of the existing build file.
 	existingCu []*rule.Rule
 	// cuSrcs, hostSrcs and headers are the directory's .cu files, C++ sources and headers that
-	// no other rule claims (see newDirectory) and no cuda_program directive lists.
+	// no other rule claims (see newDirInput) and no cuda_program directive lists.
 	cuSrcs, hostSrcs, headers []string
 	// textualSrcs are .cu files that a source includes (see splitTextual): textual_hdrs.
 	textualSrcs []string
@@ -48,10 +48,10 @@ type dirInput struct {
 	codeFacts *codeFactCache
 }
 
-// newDirectory describes the directory of args with configuration cc. included returns the
+// newDirInput describes the directory of args with configuration cc. included returns the
 // repository's source files that other sources include (see includedSources); it is called once
 // the directory's files are sorted.
-func newDirectory(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor, codeFacts *codeFactCache, included func() map[string]bool) *dirInput {
+func newDirInput(args language.GenerateArgs, cc *cudaConfig, pp *preprocessor, codeFacts *codeFactCache, included func() map[string]bool) *dirInput {
 	d := &dirInput{
 		rel:          args.Rel,
 		dir:          args.Dir,

@@ -8,7 +8,7 @@ import (
 // GenerateRules implements language.Language. See the package documentation for the rules.
 //
 // It only orchestrates, in the shape of Gazelle's own Go extension: the directory and the facts
-// of its files (newDirectory), the model of its rules (planDirectory), the rules emitted from
+// of its files (newDirInput), the model of its rules (planDirectory), the rules emitted from
 // that model (libraryRule, binaryRule) with what Resolve needs of each (ruleImports), and the Go
 // library wired to them (wireGo).
 func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateResult {
@@ -19,7 +19,7 @@ func (l *cudaLang) GenerateRules(args language.GenerateArgs) language.GenerateRe
 	}
 	impliedIncludeDirs(args.Config, cc)
 	pp, codeFacts := l.sources(args.Config.RepoRoot)
-	d := newDirectory(args, cc, pp, codeFacts, func() map[string]bool {
+	d := newDirInput(args, cc, pp, codeFacts, func() map[string]bool {
 		return l.included.get(args.Config, cc, pp)
 	})
 	p := planDirectory(d)

@@ -62,6 +62,7 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 	return out, nil
 }
 
+// describe names the kind of expression e, for error messages.
 func describe(e bzl.Expr) string {
 	switch e := e.(type) {
 	case *bzl.CallExpr:
@@ -136,6 +137,7 @@ func expandGlob(call *bzl.CallExpr, dir string, buildFiles []string) ([]string, 
 	return out, nil
 }
 
+// hasBuildFile reports whether directory dir holds a file named as isBuild says.
 func hasBuildFile(dir string, isBuild map[string]bool) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -149,6 +151,7 @@ func hasBuildFile(dir string, isBuild map[string]bool) bool {
 	return false
 }
 
+// matchAny reports whether one of the glob patterns matches the slash-separated name.
 func matchAny(patterns []string, name string) bool {
 	for _, p := range patterns {
 		if globMatch(strings.Split(p, "/"), strings.Split(name, "/")) {

@@ -22,6 +22,7 @@ type ruleIncludes struct {
 	deps []string
 }
 
+// fileIncludes is one file of a rule, with its content.
 type fileIncludes struct {
 	// path is workspace-relative.
 	path string

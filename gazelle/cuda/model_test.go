@@ -28,7 +28,7 @@ func inputFor(t *testing.T, files map[string]string) *dirInput {
 	c.RepoRoot = root
 	args := language.GenerateArgs{Config: c, Dir: filepath.Join(root, "pkg"), Rel: "pkg", RegularFiles: names}
 	none := func() map[string]bool { return nil }
-	return newDirectory(args, newCudaConfig(), newPreprocessor(root), newCodeFactCache(root), none)
+	return newDirInput(args, newCudaConfig(), newPreprocessor(root), newCodeFactCache(root), none)
 }
 
 // describePlan returns one line per library of p: its name, files, deps and binary.

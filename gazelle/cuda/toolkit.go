@@ -145,6 +145,7 @@ var toolkitHeaderIndex = sync.OnceValue(func() map[string][]string {
 	return idx
 })
 
+// rank returns the place of component in componentOrder (after all of them when unlisted).
 func rank(component string) int {
 	if r, ok := componentOrder[component]; ok {
 		return r
