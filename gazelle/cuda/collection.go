@@ -21,12 +21,12 @@ import (
 // d3d11.h) is compiled by no rule, and logged. The directory's library of an earlier run is
 // replaced; two or more other cu_library rules make the directory hand-written. pool are the host
 // sources that compile (see compilable).
-func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
-	includeDir := g.isIncludeDir()
+func planCollection(d *dirInput, p *plan, pool []string, rest []*rule.Rule) {
+	includeDir := d.isIncludeDir()
 	units := map[string]*libUnit{}
 	var leftover []*rule.Rule
 	for _, r := range rest {
-		if h := g.perHeaderShaped(r); h != "" && units[h] == nil {
+		if h := perHeaderShaped(d, r); h != "" && units[h] == nil {
 			units[h] = &libUnit{name: r.Name(), old: r, hdrs: []string{h}, includeDir: includeDir}
 			continue
 		}
@@ -41,14 +41,14 @@ func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
 		former = leftover[0]
 		delete(p.used, former.Name()) // a header's rule may take its name
 	}
-	for _, h := range g.headers {
+	for _, h := range d.headers {
 		if units[h] != nil {
 			continue
 		}
 		s := stem(h)
 		name := p.freeName(s, s+"_"+strings.TrimPrefix(path.Ext(h), "."))
 		if name == "" {
-			log.Printf("%s: %s gets no cu_library: the rules %s and %s_%s have other rules' names; rename the header or those rules", g.buildPath(), h, s, s, strings.TrimPrefix(path.Ext(h), "."))
+			log.Printf("%s: %s gets no cu_library: the rules %s and %s_%s have other rules' names; rename the header or those rules", d.buildPath(), h, s, s, strings.TrimPrefix(path.Ext(h), "."))
 			continue
 		}
 		u := &libUnit{name: name, hdrs: []string{h}, includeDir: includeDir}
@@ -64,14 +64,14 @@ func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
 	}
 
 	for _, f := range pool {
-		h := g.headerOf(f, units)
+		h := headerOf(d, f, units)
 		if h == "" {
-			log.Printf("%s: %s is compiled by no rule: in a directory of headers, a source joins the rule of the header with its name or of the first header of the directory it includes, and it has neither", g.buildPath(), f)
+			log.Printf("%s: %s is compiled by no rule: in a directory of headers, a source joins the rule of the header with its name or of the first header of the directory it includes, and it has neither", d.buildPath(), f)
 			continue
 		}
 		units[h].srcs = append(units[h].srcs, f)
 	}
-	for _, h := range g.headers {
+	for _, h := range d.headers {
 		if u := units[h]; u != nil {
 			p.libs = append(p.libs, u)
 		}
@@ -81,16 +81,16 @@ func (g *generator) planCollection(p *plan, pool []string, rest []*rule.Rule) {
 // perHeaderShaped returns the header of r when r is a per-header rule of a header collection:
 // its hdrs is one header of the directory, its srcs are host sources of the directory, and it is
 // named as planCollection names new rules.
-func (g *generator) perHeaderShaped(r *rule.Rule) string {
+func perHeaderShaped(d *dirInput, r *rule.Rule) string {
 	if handWritten(r) || r.Attr("textual_hdrs") != nil {
 		return ""
 	}
 	hdrs := localFiles(r.AttrStrings("hdrs"))
-	if len(hdrs) != 1 || !setOf(g.headers...)[hdrs[0]] {
+	if len(hdrs) != 1 || !setOf(d.headers...)[hdrs[0]] {
 		return ""
 	}
 	h := hdrs[0]
-	host := setOf(g.hostSrcs...)
+	host := setOf(d.hostSrcs...)
 	for _, f := range localFiles(r.AttrStrings("srcs")) {
 		if !host[f] {
 			return ""
@@ -104,17 +104,13 @@ func (g *generator) perHeaderShaped(r *rule.Rule) string {
 
 // headerOf returns the header whose rule host source f joins: the one with f's name, else the
 // first header of the directory that f includes; "" when there is none.
-func (g *generator) headerOf(f string, units map[string]*libUnit) string {
-	for _, h := range g.headers {
+func headerOf(d *dirInput, f string, units map[string]*libUnit) string {
+	for _, h := range d.headers {
 		if units[h] != nil && stem(h) == stem(f) {
 			return h
 		}
 	}
-	src, ok := g.read(f)
-	if !ok {
-		return ""
-	}
-	for _, inc := range cpp.ParseIncludes(src) {
+	for _, inc := range d.srcs.file(f).includes() {
 		if h := path.Clean(inc.Path); units[h] != nil {
 			return h
 		}
@@ -125,11 +121,11 @@ func (g *generator) headerOf(f string, units map[string]*libUnit) string {
 // compilable returns the sources of srcs that include nothing missing (see missingInclude), and
 // logs the others: a helper for another platform (one that includes d3d11.h) is compiled by no
 // rule.
-func (g *generator) compilable(srcs []string) []string {
+func compilable(d *dirInput, srcs []string) []string {
 	var out []string
 	for _, f := range srcs {
-		if inc, ok := g.missingInclude(f); ok {
-			log.Printf("%s: %s is compiled by no rule: it includes %s, which neither the repository, the CUDA toolkit nor the system provides", g.buildPath(), f, inc)
+		if inc, ok := missingInclude(d, f); ok {
+			log.Printf("%s: %s is compiled by no rule: it includes %s, which neither the repository, the CUDA toolkit nor the system provides", d.buildPath(), f, inc)
 			continue
 		}
 		out = append(out, f)
@@ -142,10 +138,10 @@ func (g *generator) compilable(srcs []string) []string {
 // searchPaths), not a CUDA toolkit header (toolkitHeader), not a system header (cpp.SystemHeader).
 // The includes of the repository's headers that f includes count too; the description names the
 // header that holds the include.
-func (g *generator) missingInclude(f string) (string, bool) {
+func missingInclude(d *dirInput, f string) (string, bool) {
 	var missing string
-	self := path.Join(g.args.Rel, f)
-	g.walkIncludes(f, func(from string, inc cpp.Include, _ string, found bool) bool {
+	self := path.Join(d.rel, f)
+	d.walkIncludes(f, func(from string, inc cpp.Include, _ string, found bool) bool {
 		if found || cpp.SystemHeader(inc.Path) {
 			return true
 		}
@@ -159,26 +155,4 @@ func (g *generator) missingInclude(f string) (string, bool) {
 		return false
 	})
 	return missing, missing != ""
-}
-
-// walkIncludes calls visit for each #include that a compile of file f of the directory reaches,
-// in f and in the repository's headers it includes (see preprocessor): from is the
-// workspace-relative path of the file holding the include, located the repository file it names
-// where the compiler looks for it (found is false when there is none). The walk stops calling
-// visit once it returns false.
-func (g *generator) walkIncludes(f string, visit func(from string, inc cpp.Include, located string, found bool) bool) {
-	src, ok := g.read(f)
-	if !ok {
-		return
-	}
-	rel := path.Join(g.args.Rel, f)
-	g.pp.seed(rel, src)
-	stop := false
-	g.pp.walkUnit(g.cc, rel, g.cc.compile.flags(), nil, func(_ string, _, _ int, r reached) {
-		if stop {
-			return
-		}
-		p, found := g.pp.locate(g.cc, r.from, r.inc)
-		stop = !visit(r.from, r.inc, p, found)
-	})
 }

@@ -2,10 +2,7 @@ package cuda
 
 import (
 	"log"
-	"path"
 	"strings"
-
-	bzl "github.com/bazelbuild/buildtools/build"
 
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
@@ -127,6 +124,7 @@ func splitFlags(s string) ([]string, bool) {
 	return out, true
 }
 
+// isIdentifier reports whether s is a C identifier.
 func isIdentifier(s string) bool {
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		return false
@@ -140,97 +138,34 @@ func isIdentifier(s string) bool {
 	return true
 }
 
-// applyCompileFlags puts the directives' macros and options on r, the rule generated for old
-// (nil for a new rule): while cuda_define is in effect, the local_defines of a rule that compiles
-// sources is the directives' defines followed by the elements of the existing list marked # keep;
-// while cuda_copts is in effect, the copts of a rule that nvcc compiles sources of (cu_library's
-// copts are nvcc's) is the directives' options, then those gazelle infers (--extended-lambda),
-// then the existing elements marked # keep. Outside the directives' scope both attributes are the
-// user's and are not touched.
-//
-// local_defines, not defines: a Makefile's -D reaches the compiles of its own sources only, and
-// the directive gives the macro to every rule below it already; defines would also hand it to
-// every dependent outside that tree (a Go package, another repository's rules).
-//
-// The attributes cannot be mergeable (outside the directives they are the user's), so an existing
-// rule old gets the value directly; merging then keeps it.
-func (g *generator) applyCompileFlags(r, old *rule.Rule) {
-	cf := g.cc.compile
-	if !cf.set() || !compilesSources(r, false, false) {
-		return
+// ruleDefines returns the macros a rule's compiles get from its own attributes, as -DNAME[=VALUE]
+// and -UNAME flags, in order: defines and local_defines, then -D and -U options of copts and
+// host_copts. Values that are not plain lists of strings (a select()) are not read.
+func ruleDefines(r *rule.Rule) []string {
+	if r == nil {
+		return nil
 	}
-	if len(cf.defines) > 0 {
-		g.ownList(r, old, "local_defines", cf.defines)
+	var out []string
+	for _, key := range []string{"defines", "local_defines"} {
+		for _, d := range r.AttrStrings(key) {
+			out = append(out, "-D"+d)
+		}
 	}
-	if len(cf.copts) > 0 && compilesSources(r, true, isTrue(r.Attr("host_srcs_as_cuda")) || old != nil && isTrue(old.Attr("host_srcs_as_cuda"))) {
-		want := append([]string(nil), cf.copts...)
-		for _, c := range r.AttrStrings("copts") {
-			for _, x := range extendedLambdaFlags {
-				if c == x {
-					want = appendNew(want, c) // inferred (see inferExtendedLambda)
+	for _, key := range []string{"copts", "host_copts"} {
+		opts := r.AttrStrings(key)
+		for i := 0; i < len(opts); i++ {
+			o := opts[i]
+			if o != "-D" && o != "-U" {
+				if strings.HasPrefix(o, "-D") || strings.HasPrefix(o, "-U") {
+					out = append(out, o)
 				}
+				continue
 			}
-		}
-		g.ownList(r, old, "copts", want)
-	}
-}
-
-// ownList sets the list attribute key of r (and of the existing rule old) to want, followed by
-// the elements of old's list that carry a # keep comment. An existing value that is not a plain
-// list of strings is the user's: it stays, and a log line says the directive does not reach it.
-func (g *generator) ownList(r, old *rule.Rule, key string, want []string) {
-	list := &bzl.ListExpr{ForceMultiLine: false}
-	seen := map[string]bool{}
-	for _, w := range want {
-		if !seen[w] {
-			seen[w] = true
-			list.List = append(list.List, &bzl.StringExpr{Value: w})
-		}
-	}
-	if old != nil && old.Attr(key) != nil {
-		l, ok := old.Attr(key).(*bzl.ListExpr)
-		if !ok || !plainList(old, key) {
-			log.Printf("%s: cu_library %s: %s is not a plain list; the values of # gazelle:%s and # gazelle:%s are not applied to it", g.buildPath(), old.Name(), key, directiveDefine, directiveCopts)
-			r.SetAttr(key, old.Attr(key))
-			return
-		}
-		for _, e := range l.List {
-			if s, ok := e.(*bzl.StringExpr); ok && rule.ShouldKeep(e) && !seen[s.Value] {
-				seen[s.Value] = true
-				list.List = append(list.List, e)
+			if i+1 < len(opts) {
+				out = append(out, o+opts[i+1])
+				i++
 			}
 		}
 	}
-	r.SetAttr(key, list)
-	if old != nil {
-		old.SetAttr(key, list)
-	}
-}
-
-// compilesSources reports whether r's srcs list a file that it compiles (not only private
-// headers); with cuda, a file that nvcc compiles: a .cu file, or a C++ source when r has
-// host_srcs_as_cuda = True (asCuda).
-func compilesSources(r *rule.Rule, cuda, asCuda bool) bool {
-	for _, f := range r.AttrStrings("srcs") {
-		ext := path.Ext(f)
-		if cudaSourceExts[ext] || hostSourceExts[ext] && (!cuda || asCuda && ext != ".c") {
-			return true
-		}
-	}
-	return false
-}
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
-
-// isTrue reports whether e is the literal True.
-func isTrue(e bzl.Expr) bool {
-	id, ok := e.(*bzl.Ident)
-	return ok && id.Name == "True"
+	return out
 }

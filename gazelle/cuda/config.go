@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"flag"
 	"log"
 	"os"
 	"path"
@@ -96,6 +95,7 @@ func (cc *cudaConfig) ownedByAncestor(rel string) bool {
 	}
 }
 
+// newCudaConfig returns the configuration of the root directory before its directives.
 func newCudaConfig() *cudaConfig {
 	return &cudaConfig{
 		enabled:               true,
@@ -140,6 +140,27 @@ func (cc *cudaConfig) isIncludeDir(rel string) bool {
 	return cc.implied != nil && cc.implied.set[rel]
 }
 
+// impliedDirs are include directories that no directive names but the repository's includes
+// imply (see impliedIncludeDirs).
+type impliedDirs struct {
+	// done: the repository has been read (once per run).
+	done bool
+	dirs []string
+	set  map[string]bool
+}
+
+// programFiles returns the files that the directory's cuda_program directives list.
+func (cc *cudaConfig) programFiles() map[string]bool {
+	out := map[string]bool{}
+	for _, d := range cc.programs {
+		for _, f := range d.files {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// getCudaConfig returns the configuration of the directory c configures.
 func getCudaConfig(c *config.Config) *cudaConfig {
 	if cc, ok := c.Exts[languageName].(*cudaConfig); ok {
 		return cc
@@ -147,72 +168,18 @@ func getCudaConfig(c *config.Config) *cudaConfig {
 	return newCudaConfig()
 }
 
-// RegisterFlags implements config.Configurer; the extension has no flags.
-func (*cudaLang) RegisterFlags(fs *flag.FlagSet, cmd string, c *config.Config) {}
-
-// CheckFlags implements config.Configurer. It decides where generated files load the rules from:
-// the `# gazelle:cuda_rules_repo` directive of the root build file, else "" (this repository)
-// when the repository is the rules_cuda_go module itself, else the apparent name that
-// MODULE.bazel gives rules_cuda_go, else "@rules_cuda_go". Gazelle fixes the load statements of
-// all files with one list, before it reads directives, hence the root build file only.
-func (l *cudaLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error {
-	l.repoName = c.RepoName
-	l.rulesRepo = nil
-	dir := c.RepoRoot
-	if c.ReadBuildFilesDir != "" {
-		dir = c.ReadBuildFilesDir
-	}
-	for _, name := range c.ValidBuildFileNames {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err != nil {
-			continue
-		}
-		f, err := rule.LoadFile(p, "")
-		if err != nil {
-			return nil // gazelle reports the parse error itself
-		}
-		for _, d := range f.Directives {
-			if d.Key == directiveRulesRepo {
-				v := d.Value
-				l.rulesRepo = &v
-			}
-		}
-		break
-	}
-	if l.rulesRepo != nil && *l.rulesRepo != "" && !strings.HasPrefix(*l.rulesRepo, "@") {
-		log.Printf("%s: # gazelle:%s %s: expected \"\" or a repository name starting with @", filepath.Join(dir, "BUILD"), directiveRulesRepo, *l.rulesRepo)
-		l.rulesRepo = nil
-	}
-	return nil
-}
-
-// KnownDirectives implements config.Configurer.
-func (*cudaLang) KnownDirectives() []string {
-	return []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo, directiveInclude, directiveBinaries, directiveBinNaming, directiveDefine, directiveCopts, directiveProgram}
-}
-
-// Configure implements config.Configurer: it applies the directives of the build file in rel,
-// records the subdirectories whose files that build file uses, and makes go_cuda_library an
-// alias of go_library (so that Gazelle's Go extension matches, indexes and resolves it).
-func (*cudaLang) Configure(c *config.Config, rel string, f *rule.File) {
+// configureDir returns the configuration of directory rel: its parent's (nil at the root)
+// with the directives of the directory's build file f (nil for none) applied, and with the
+// subdirectories whose files that build file uses recorded.
+func configureDir(parent *cudaConfig, rel string, f *rule.File) *cudaConfig {
 	var cc *cudaConfig
-	if parent, ok := c.Exts[languageName].(*cudaConfig); ok {
+	if parent != nil {
 		cc = parent.clone()
 	} else {
 		cc = newCudaConfig()
 	}
-	c.Exts[languageName] = cc
-
-	if rel == "" {
-		if c.AliasMap == nil {
-			c.AliasMap = map[string]string{}
-		}
-		if _, ok := c.AliasMap[goCudaLibraryKind]; !ok {
-			c.AliasMap[goCudaLibraryKind] = "go_library"
-		}
-	}
 	if f == nil {
-		return
+		return cc
 	}
 	for _, d := range f.Directives {
 		switch d.Key {
@@ -253,7 +220,40 @@ func (*cudaLang) Configure(c *config.Config, rel string, f *rule.File) {
 	dirs, trees := subdirsUsedBy(f, rel)
 	cc.ownedDirs = addAll(cc.ownedDirs, dirs)
 	cc.ownedTrees = addAll(cc.ownedTrees, trees)
+	return cc
 }
+
+// rulesRepoDirective returns the value of the cuda_rules_repo directive of the root build file
+// in dir (nil for none): "" or a repository name starting with @; another value is logged and
+// ignored.
+func rulesRepoDirective(dir string, buildFileNames []string) *string {
+	var repo *string
+	for _, name := range buildFileNames {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		f, err := rule.LoadFile(p, "")
+		if err != nil {
+			return nil // gazelle reports the parse error itself
+		}
+		for _, d := range f.Directives {
+			if d.Key == directiveRulesRepo {
+				v := d.Value
+				repo = &v
+			}
+		}
+		break
+	}
+	if repo != nil && *repo != "" && !strings.HasPrefix(*repo, "@") {
+		log.Printf("%s: # gazelle:%s %s: expected \"\" or a repository name starting with @", filepath.Join(dir, "BUILD"), directiveRulesRepo, *repo)
+		return nil
+	}
+	return repo
+}
+
+// knownDirectives are the directives the extension reads.
+var knownDirectives = []string{directiveEnabled, directiveNaming, directiveArchs, directiveGoWiring, directiveRulesRepo, directiveInclude, directiveBinaries, directiveBinNaming, directiveDefine, directiveCopts, directiveProgram}
 
 // addAll returns a copy of m with keys added, or m itself when there is nothing to add.
 func addAll(m map[string]bool, keys []string) map[string]bool {
@@ -314,6 +314,7 @@ func parseIncludeDir(f *rule.File, d rule.Directive, rel string, dirs []string) 
 	return append(dirs[:len(dirs):len(dirs)], p)
 }
 
+// parseSwitch reads an enabled/disabled directive; false (and a log line) for another value.
 func parseSwitch(f *rule.File, d rule.Directive) (bool, bool) {
 	switch d.Value {
 	case "enabled", "true":

@@ -4,8 +4,6 @@ import (
 	"log"
 	"sort"
 	"strings"
-
-	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
 // Benchmark suites and test drivers are often one program per file around a shared main(): a
@@ -14,43 +12,13 @@ import (
 // program of its own. Linking them all into one program would link one definition per symbol
 // and drop the others (silently, when they are weak or come from an archive).
 
-// definitions returns the definitions with external linkage of source f of the directory that
-// no #if group encloses (see cpp.ScanDefinitions), read once.
-func (g *generator) definitions(f string) []cpp.Symbol {
-	if s, ok := g.defs[f]; ok {
-		return s
-	}
-	var out []cpp.Symbol
-	if src, ok := g.read(f); ok {
-		for _, s := range cpp.ScanDefinitions(src) {
-			if !s.Conditional {
-				out = append(out, s)
-			}
-		}
-	}
-	g.defs[f] = out
-	return out
-}
-
-// mentions reports whether the code of source f of the directory uses the identifier name.
-func (g *generator) mentions(f, name string) bool {
-	ids, ok := g.idents[f]
-	if !ok {
-		if src, readable := g.read(f); readable {
-			ids = cpp.Identifiers(src)
-		}
-		g.idents[f] = ids
-	}
-	return ids[name]
-}
-
 // duplicates returns, for each symbol that two or more of files define (by cpp.Symbol.Key: a
 // function's overloads are other symbols), the files that define it, sorted.
-func (g *generator) duplicates(files []string) map[string][]string {
+func duplicates(d *dirInput, files []string) map[string][]string {
 	by := map[string][]string{}
 	for _, f := range files {
 		seen := map[string]bool{}
-		for _, s := range g.definitions(f) {
+		for _, s := range d.srcs.file(f).definitions() {
 			if !seen[s.Key] {
 				seen[s.Key] = true
 				by[s.Key] = append(by[s.Key], f)
@@ -73,11 +41,11 @@ func (g *generator) duplicates(files []string) map[string][]string {
 // main does not, a source that defines none of them uses each (main reads the engine), and no
 // definer defines a symbol that a shared source defines too. srcs are the directory's sources
 // that are not already another program's. It returns nil when the directory is not of that shape.
-func (g *generator) engineFiles(srcs, mains []string) []string {
-	if !g.cc.binaries || !g.wanted || len(mains) != 1 {
+func engineFiles(d *dirInput, srcs, mains []string) []string {
+	if !d.cc.binaries || !d.wanted || len(mains) != 1 {
 		return nil
 	}
-	dups := g.duplicates(srcs)
+	dups := duplicates(d, srcs)
 	if len(dups) == 0 {
 		return nil
 	}
@@ -95,7 +63,7 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 	for _, f := range srcs {
 		if !definer[f] {
 			shared = append(shared, f)
-			for _, s := range g.definitions(f) {
+			for _, s := range d.srcs.file(f).definitions() {
 				sharedDefs[s.Key] = true
 			}
 		}
@@ -104,7 +72,7 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 		name, _, _ := strings.Cut(key, "(")
 		used := false
 		for _, f := range shared {
-			used = used || g.mentions(f, name)
+			used = used || d.srcs.file(f).mentions(name)
 		}
 		if !used {
 			return nil
@@ -112,7 +80,7 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 	}
 	var out []string
 	for f := range definer {
-		for _, s := range g.definitions(f) {
+		for _, s := range d.srcs.file(f).definitions() {
 			if sharedDefs[s.Key] {
 				return nil
 			}
@@ -127,11 +95,11 @@ func (g *generator) engineFiles(srcs, mains []string) []string {
 // define a symbol another source of pool defines, and logs each such symbol with its files: a
 // rule that compiled them would link two definitions of one symbol, and gazelle cannot tell which
 // program each belongs to. A directory that gets no CUDA rules keeps its pool (and logs nothing).
-func (g *generator) dropDuplicates(pool []string) []string {
-	if !g.wanted {
+func dropDuplicates(d *dirInput, pool []string) []string {
+	if !d.wanted {
 		return pool
 	}
-	dups := g.duplicates(pool)
+	dups := duplicates(d, pool)
 	if len(dups) == 0 {
 		return pool
 	}
@@ -145,7 +113,7 @@ func (g *generator) dropDuplicates(pool []string) []string {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		log.Printf("%s: %s each define %s: no rule compiles them, since one that did would link two definitions of it; declare the programs with # gazelle:%s NAME FILE...", g.buildPath(), strings.Join(dups[name], ", "), name, directiveProgram)
+		log.Printf("%s: %s each define %s: no rule compiles them, since one that did would link two definitions of it; declare the programs with # gazelle:%s NAME FILE...", d.buildPath(), strings.Join(dups[name], ", "), name, directiveProgram)
 	}
 	var out []string
 	for _, f := range pool {
@@ -157,11 +125,11 @@ func (g *generator) dropDuplicates(pool []string) []string {
 }
 
 // usedBy reports whether a source of shared uses a symbol that a source of own defines.
-func (g *generator) usedBy(own, shared []string) bool {
+func usedBy(d *dirInput, own, shared []string) bool {
 	for _, f := range own {
-		for _, s := range g.definitions(f) {
+		for _, s := range d.srcs.file(f).definitions() {
 			for _, sf := range shared {
-				if g.mentions(sf, s.Name) {
+				if d.srcs.file(sf).mentions(s.Name) {
 					return true
 				}
 			}

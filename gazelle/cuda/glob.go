@@ -24,8 +24,8 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 		return nil, nil
 	}
 	var out []string
-	var walk func(e bzl.Expr) error
-	walk = func(e bzl.Expr) error {
+	var eval func(e bzl.Expr) error
+	eval = func(e bzl.Expr) error {
 		switch e := e.(type) {
 		case *bzl.ListExpr:
 			for _, x := range e.List {
@@ -40,10 +40,10 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 			if e.Op != "+" {
 				return fmt.Errorf("%s uses the operator %s", key, e.Op)
 			}
-			if err := walk(e.X); err != nil {
+			if err := eval(e.X); err != nil {
 				return err
 			}
-			return walk(e.Y)
+			return eval(e.Y)
 		case *bzl.CallExpr:
 			if name, ok := e.X.(*bzl.Ident); ok && name.Name == "glob" {
 				files, err := expandGlob(e, dir, buildFiles)
@@ -56,12 +56,13 @@ func attrFiles(r *rule.Rule, key, dir string, buildFiles []string) ([]string, er
 		}
 		return fmt.Errorf("%s is a %s, which gazelle cannot evaluate", key, describe(e))
 	}
-	if err := walk(expr); err != nil {
+	if err := eval(expr); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// describe names the kind of expression e, for error messages.
 func describe(e bzl.Expr) string {
 	switch e := e.(type) {
 	case *bzl.CallExpr:
@@ -136,6 +137,7 @@ func expandGlob(call *bzl.CallExpr, dir string, buildFiles []string) ([]string, 
 	return out, nil
 }
 
+// hasBuildFile reports whether directory dir holds a file named as isBuild says.
 func hasBuildFile(dir string, isBuild map[string]bool) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -149,6 +151,7 @@ func hasBuildFile(dir string, isBuild map[string]bool) bool {
 	return false
 }
 
+// matchAny reports whether one of the glob patterns matches the slash-separated name.
 func matchAny(patterns []string, name string) bool {
 	for _, p := range patterns {
 		if globMatch(strings.Split(p, "/"), strings.Split(name, "/")) {

@@ -14,15 +14,6 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
-// impliedDirs are include directories that no directive names but the repository's includes
-// imply.
-type impliedDirs struct {
-	// done: the repository has been read (once per run).
-	done bool
-	dirs []string
-	set  map[string]bool
-}
-
 // impliedIncludeDirs finds, once per run, the include directories that the repository's own
 // includes imply: a directory D is one when a source or header includes "P" (quoted or angle)
 // that the compiler's search (see searchPaths) finds nowhere, that is no toolkit or system
@@ -32,7 +23,7 @@ type impliedDirs struct {
 // `# gazelle:cuda_include_dir D` directive named it: where includes are looked for, and its rules
 // get includes = ["."]. An include that several files end with implies nothing and is logged;
 // one that a build file's include directories find (see buildFileDirs) implies nothing either.
-func (l *cudaLang) impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
+func impliedIncludeDirs(c *config.Config, cc *cudaConfig) {
 	im := cc.implied
 	if im == nil || im.done {
 		return

@@ -7,24 +7,18 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
-const (
-	languageName      = "cuda"
-	cuLibraryKind     = "cu_library"
-	goCudaLibraryKind = "go_cuda_library"
-	ccLibraryKind     = "cc_library"
-)
-
 // cudaLang is the Gazelle language extension for CUDA.
 type cudaLang struct {
 	// repoName is the name of the repository Gazelle runs in (its module name).
 	repoName string
 	// rulesRepo is the value of the root build file's cuda_rules_repo directive, if any.
 	rulesRepo *string
-	// pp reads the repository's sources, once per run.
-	pp *preprocessor
-	// cuIncluded are the .cu files that sources include (see includedCu), once per run.
-	cuIncluded     map[string]bool
-	cuIncludedRoot string
+	// pp reads the repository's sources, and codeFacts holds what their code shows, once per
+	// run (see sources).
+	pp        *preprocessor
+	codeFacts *codeFactCache
+	// included are the source files that other sources include, read once per run.
+	included includedSources
 }
 
 // NewLanguage returns the CUDA language extension, for gazelle_binary's languages.
@@ -86,12 +80,23 @@ func goCudaLibraryKindInfo() rule.KindInfo {
 	return info
 }
 
+// copyAttrs returns a copy of an attribute set, with room for one more.
 func copyAttrs(m map[string]bool) map[string]bool {
 	out := make(map[string]bool, len(m)+1)
 	for k, v := range m {
 		out[k] = v
 	}
 	return out
+}
+
+// sources returns the run's preprocessor and code facts of the repository at root (new ones for
+// another root).
+func (l *cudaLang) sources(root string) (*preprocessor, *codeFactCache) {
+	if l.pp == nil || l.pp.root != root {
+		l.pp = newPreprocessor(root)
+		l.codeFacts = newCodeFactCache(root)
+	}
+	return l.pp, l.codeFacts
 }
 
 // rulesLoad returns the label of rules_cuda_go's defs.bzl as generated files load it.

@@ -4,78 +4,11 @@ import (
 	"log"
 	"path"
 	"sort"
-	"strings"
 
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
-// plan is what GenerateRules writes for one directory: the cu_library rules (the directory's
-// library, the rules of a header collection, the libraries of programs), each with the cc_binary
-// that links it, if any, and the rules to delete.
-type plan struct {
-	libs []*libUnit
-	// empty are the rules to delete; deleted are their names.
-	empty   []*rule.Rule
-	deleted map[string]bool
-	// pairBinaries are the names of the cc_binary rules of existing program pairs.
-	pairBinaries map[string]bool
-	// dirLib is the directory's library, nil when there is none (a header collection, a
-	// directory of programs only, a hand-written directory).
-	dirLib *libUnit
-	// used are the names of the build file's rules that stay, of the rules other extensions
-	// generate and of the rules planned so far: a new rule must have another name.
-	used map[string]bool
-	// handWritten: the directory's cu_library rules are the user's (see pickName); nothing is
-	// generated, only rules none of whose files exists are deleted.
-	handWritten bool
-}
-
-// libUnit is one cu_library to generate.
-type libUnit struct {
-	name string
-	// old is the existing rule it updates (its private headers, archs, includes and rdc carry
-	// over); renamedFrom is an existing rule whose attributes move to this name.
-	old, renamedFrom *rule.Rule
-	srcs, hdrs       []string
-	// textual are the .cu files that sources include (textual_hdrs).
-	textual []string
-	// includeDir: dependents include the headers by their names alone (includes = ["."]).
-	includeDir bool
-	// private: no visibility attribute on a new rule (a program's library).
-	private bool
-	// deps are labels that deps always lists (see ruleIncludes.deps).
-	deps []string
-	// binary is the cc_binary that links the library, nil for none.
-	binary *rule.Rule
-	// inherit is an existing rule whose compile settings (inheritedAttrs) a new rule starts with.
-	inherit *rule.Rule
-	// alwayslink is set on a program's library that defines what the directory's library (with
-	// main()) uses: it comes before that library on the link line, so the linker would not take its
-	// object from the archive otherwise.
-	alwayslink bool
-}
-
-// inheritedAttrs are the attributes of a directory's library that a new program's library
-// starts with.
-var inheritedAttrs = []string{"copts", "host_copts", "local_defines"}
-
-func (p *plan) remove(kind, name string) {
-	p.empty = append(p.empty, rule.NewRule(kind, name))
-	p.deleted[name] = true
-	delete(p.used, name)
-}
-
-// freeName returns the first of the names that no rule uses, or "".
-func (p *plan) freeName(names ...string) string {
-	for _, n := range names {
-		if !p.used[n] {
-			return n
-		}
-	}
-	return ""
-}
-
-// plan decides the rules of the directory:
+// planDirectory decides the rules of the directory, as a plan:
 //   - programs: with binaries enabled, each source defining main() in a directory with several
 //     of them, each source that defines what the directory's only main() reads (see
 //     engineFiles), or one that an existing program pair (see programPairs) compiles, gets its
@@ -87,37 +20,44 @@ func (p *plan) freeName(names ...string) string {
 //     (planLibrary), with a cc_binary when one of its sources defines main(). With one header
 //     and no .cu file, the library compiles only the host sources that include nothing missing
 //     (see compilable).
-func (g *generator) plan() *plan {
-	p := &plan{deleted: map[string]bool{}, used: map[string]bool{}, pairBinaries: map[string]bool{}}
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			p.used[r.Name()] = true
+//
+// Once the rules are decided, each library's files are settled (see settleFiles) and what its
+// compiles need is inferred (see inferNeeds).
+func planDirectory(d *dirInput) *plan {
+	p := newPlan(d.rules(), d.otherGen)
+	decide(d, p)
+	for _, u := range p.libs {
+		settleFiles(u)
+		u.needs = inferNeeds(d, u.srcs, u.hdrs)
+		if u.needs.driver != "" {
+			u.deps = append(append([]string(nil), u.deps...), driverLazyTarget)
 		}
 	}
-	for _, r := range g.args.OtherGen {
-		p.used[r.Name()] = true
-	}
+	return p
+}
 
-	mains := g.mains()
+// decide fills p with the directory's rules (see planDirectory).
+func decide(d *dirInput, p *plan) {
+	mains := mainSources(d)
 	isMain := setOf(mains...)
 	handled := map[*rule.Rule]bool{}
 	taken := map[string]bool{}
-	declared := g.directivePrograms(p)
+	declared := directivePrograms(d, p)
 	for _, u := range declared {
 		if u.old != nil {
 			handled[u.old] = true
 		}
 	}
-	engines := g.engineFiles(append(append([]string(nil), g.cuSrcs...), g.hostSrcs...), mains)
-	isProgramSrc := setOf(append(append([]string(nil), mains...), engines...)...)
-	programs := g.selectPrograms(p, mains, isProgramSrc, engines, handled, taken)
+	engines := engineFiles(d, concat(d.cuSrcs, d.hostSrcs), mains)
+	isProgramSrc := setOf(concat(mains, engines)...)
+	programs := selectPrograms(d, p, mains, isProgramSrc, engines, handled, taken)
 	isProgram := map[string]bool{}
 	for _, pr := range programs {
 		isProgram[pr.src] = true
 	}
 
 	var pool []string
-	for _, f := range append(append([]string(nil), g.cuSrcs...), g.hostSrcs...) {
+	for _, f := range concat(d.cuSrcs, d.hostSrcs) {
 		if isProgram[f] || taken[f] {
 			continue
 		}
@@ -136,10 +76,10 @@ func (g *generator) plan() *plan {
 
 	// Rules none of whose files exists any more are deleted, whatever else happens.
 	var rest []*rule.Rule
-	for _, r := range g.existingCu {
+	for _, r := range d.existingCu {
 		switch {
 		case handled[r]:
-		case !r.ShouldKeep() && g.allFilesGone(r):
+		case !r.ShouldKeep() && allFilesGone(d, r):
 			p.remove(cuLibraryKind, r.Name())
 		default:
 			rest = append(rest, r)
@@ -147,36 +87,35 @@ func (g *generator) plan() *plan {
 	}
 
 	mainsLeft, poolHasCu := poolMains(pool)
-	switch headersOnly := g.wanted && len(g.headers) > 0 && len(g.textualSrcs) == 0 && !poolHasCu && len(mainsLeft) == 0; {
-	case headersOnly && len(g.headers) > 1:
-		g.planCollection(p, g.dropDuplicates(g.compilable(pool)), rest)
+	switch headersOnly := d.wanted && len(d.headers) > 0 && len(d.textualSrcs) == 0 && !poolHasCu && len(mainsLeft) == 0; {
+	case headersOnly && len(d.headers) > 1:
+		planCollection(d, p, dropDuplicates(d, compilable(d, pool)), rest)
 	case headersOnly:
-		g.planLibrary(p, g.dropDuplicates(g.compilable(pool)), rest)
+		planLibrary(d, p, dropDuplicates(d, compilable(d, pool)), rest)
 	default:
-		pool = g.dropDuplicates(pool)
+		pool = dropDuplicates(d, pool)
 		mainsLeft, _ = poolMains(pool)
-		g.planLibrary(p, pool, rest)
+		planLibrary(d, p, pool, rest)
 	}
 	if p.handWritten {
-		return p
+		return
 	}
-	g.addPrograms(p, programs)
-	if g.addDeclared(p, declared) || len(engines) > 0 {
+	addPrograms(d, p, programs)
+	if addDeclared(d, p, declared) || len(engines) > 0 {
 		mainsLeft = nil // main() is the programs', not a program of the directory's library
 	}
-	g.addBinary(p, mainsLeft)
-	return p
+	addBinary(d, p, mainsLeft)
 }
 
 // planLibrary plans the directory's library: the pool's sources and the directory's headers,
 // named by pickName.
-func (g *generator) planLibrary(p *plan, pool []string, rest []*rule.Rule) {
-	want := g.wantedName()
+func planLibrary(d *dirInput, p *plan, pool []string, rest []*rule.Rule) {
+	want := d.wantedName()
 	// The per-header rules of a header collection that is one no more (it has a .cu file or a
 	// main() now): when they are all the directory has, the directory's library replaces them.
 	var perHeader, others []*rule.Rule
 	for _, r := range rest {
-		if r.Name() != want && !r.ShouldKeep() && g.perHeaderShaped(r) != "" {
+		if r.Name() != want && !r.ShouldKeep() && perHeaderShaped(d, r) != "" {
 			perHeader = append(perHeader, r)
 		} else {
 			others = append(others, r)
@@ -189,7 +128,7 @@ func (g *generator) planLibrary(p *plan, pool []string, rest []*rule.Rule) {
 		rest = nil
 	}
 
-	name, adopted, renamedFrom := g.pickName(rest, want)
+	name, adopted, renamedFrom := pickName(d, rest, want)
 	if name == "" {
 		p.handWritten = true
 		return
@@ -197,7 +136,7 @@ func (g *generator) planLibrary(p *plan, pool []string, rest []*rule.Rule) {
 	if renamedFrom != nil {
 		p.remove(cuLibraryKind, renamedFrom.Name())
 	}
-	if g.wanted && len(pool)+len(g.headers)+len(g.textualSrcs) > 0 {
+	if d.wanted && len(pool)+len(d.headers)+len(d.textualSrcs) > 0 {
 		old := adopted
 		if renamedFrom != nil {
 			old = renamedFrom
@@ -207,9 +146,9 @@ func (g *generator) planLibrary(p *plan, pool []string, rest []*rule.Rule) {
 			old:         old,
 			renamedFrom: renamedFrom,
 			srcs:        pool,
-			hdrs:        g.headers,
-			textual:     g.textualSrcs,
-			includeDir:  g.isIncludeDir(),
+			hdrs:        d.headers,
+			textual:     d.textualSrcs,
+			includeDir:  d.isIncludeDir(),
 		}
 		p.libs = append(p.libs, u)
 		p.dirLib = u
@@ -219,29 +158,10 @@ func (g *generator) planLibrary(p *plan, pool []string, rest []*rule.Rule) {
 	// No library this time: the existing one goes when its CUDA sources are gone, or when its
 	// files moved to the rules of programs.
 	for _, r := range rest {
-		if r.Name() == name && !r.ShouldKeep() && (g.cudaSourcesGone(r) || g.wanted) {
+		if r.Name() == name && !r.ShouldKeep() && (cudaSourcesGone(d, r) || d.wanted) {
 			p.remove(cuLibraryKind, r.Name())
 		}
 	}
-}
-
-// wantedName returns the name the naming pattern gives the directory's library, with "_cu"
-// appended when another rule of the directory (the Go library) has that name.
-func (g *generator) wantedName() string {
-	want := g.cc.libraryName(g.dirname())
-	for _, r := range g.args.OtherGen {
-		if r.Name() == want {
-			return want + "_cu"
-		}
-	}
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			if r.Name() == want && !g.isKind(r, cuLibraryKind) {
-				return want + "_cu"
-			}
-		}
-	}
-	return want
 }
 
 // pickName chooses the directory's library among the existing cu_library rules rest: the one
@@ -249,7 +169,7 @@ func (g *generator) wantedName() string {
 // only one. With several and none of those, the directory is hand-written and name is "".
 // adopted is the existing rule chosen, if any; renamedFrom is set when the only existing
 // cu_library must give its name up to a rule another extension generates.
-func (g *generator) pickName(rest []*rule.Rule, want string) (name string, adopted, renamedFrom *rule.Rule) {
+func pickName(d *dirInput, rest []*rule.Rule, want string) (name string, adopted, renamedFrom *rule.Rule) {
 	byName := map[string]*rule.Rule{}
 	for _, r := range rest {
 		byName[r.Name()] = r
@@ -265,15 +185,13 @@ func (g *generator) pickName(rest []*rule.Rule, want string) (name string, adopt
 		return choose(r)
 	}
 	referenced := map[string]bool{}
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			if !g.isGoLibrary(r) {
-				continue
-			}
-			for _, dep := range r.AttrStrings("cu_deps") {
-				if n, ok := localName(dep, g.args.Rel); ok && byName[n] != nil {
-					referenced[n] = true
-				}
+	for _, r := range d.rules() {
+		if !d.isGoLibrary(r) {
+			continue
+		}
+		for _, dep := range r.AttrStrings("cu_deps") {
+			if n, ok := localName(dep, d.rel); ok && byName[n] != nil {
+				referenced[n] = true
 			}
 		}
 	}
@@ -290,12 +208,12 @@ func (g *generator) pickName(rest []*rule.Rule, want string) (name string, adopt
 		if handWritten(r) {
 			return "", nil, nil
 		}
-		for _, o := range g.args.OtherGen {
+		for _, o := range d.otherGen {
 			if o.Name() == r.Name() {
 				// Another extension generates a rule of this name (a Go library added to the
 				// directory): the cu_library moves to the pattern's name.
-				if g.wanted {
-					log.Printf("%s: renaming cu_library %s to %s: the %s generated for this directory has its name", g.buildPath(), r.Name(), want, o.Kind())
+				if d.wanted {
+					log.Printf("%s: renaming cu_library %s to %s: the %s generated for this directory has its name", d.buildPath(), r.Name(), want, o.Kind())
 					return want, nil, r
 				}
 				return "", nil, nil
@@ -306,13 +224,37 @@ func (g *generator) pickName(rest []*rule.Rule, want string) (name string, adopt
 	return "", nil, nil
 }
 
-// handWritten reports whether r's srcs or hdrs is something gazelle does not merge (a glob, a
-// select, a concatenation).
-func handWritten(r *rule.Rule) bool {
-	return !plainList(r, "srcs") || !plainList(r, "hdrs")
+// cudaSourcesGone reports whether r lists .cu or .cuh files of this directory and none of them
+// exists any more.
+func cudaSourcesGone(d *dirInput, r *rule.Rule) bool {
+	listed := false
+	for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
+		for _, f := range localFiles(r.AttrStrings(key)) {
+			if ext := path.Ext(f); ext != ".cu" && ext != ".cuh" {
+				continue
+			}
+			listed = true
+			if d.exists(f) {
+				return false
+			}
+		}
+	}
+	return listed
 }
 
-// stem returns a file name without its extension.
-func stem(f string) string {
-	return strings.TrimSuffix(f, path.Ext(f))
+// allFilesGone reports whether r lists files of this directory and none of them exists.
+func allFilesGone(d *dirInput, r *rule.Rule) bool {
+	if !plainList(r, "srcs") || !plainList(r, "hdrs") {
+		return false
+	}
+	listed := false
+	for _, key := range []string{"srcs", "hdrs", "textual_hdrs"} {
+		for _, f := range localFiles(r.AttrStrings(key)) {
+			listed = true
+			if d.exists(f) {
+				return false
+			}
+		}
+	}
+	return listed
 }

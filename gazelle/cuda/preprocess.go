@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bazelbuild/bazel-gazelle/rule"
-
 	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
@@ -44,26 +42,11 @@ type preprocessor struct {
 	// alone are, for each header entered, the indexes of its #include directives that it
 	// reaches compiled on its own (yes or maybe), with the compiler's macros only.
 	alone map[string]map[int]bool
-	// facts are the codeFacts of the files scanned, by workspace-relative path.
-	facts map[string]codeFacts
 }
 
+// newPreprocessor returns a preprocessor of the repository at root, with nothing read yet.
 func newPreprocessor(root string) *preprocessor {
-	return &preprocessor{root: root, files: map[string][]cpp.Directive{}, alone: map[string]map[int]bool{}, facts: map[string]codeFacts{}}
-}
-
-// codeFacts returns the codeFacts of the repository file rel (none when it cannot be read),
-// scanned once per run.
-func (pp *preprocessor) codeFacts(rel string) codeFacts {
-	if f, ok := pp.facts[rel]; ok {
-		return f
-	}
-	var f codeFacts
-	if src, err := os.ReadFile(filepath.Join(pp.root, filepath.FromSlash(rel))); err == nil {
-		f = scanCode(src)
-	}
-	pp.facts[rel] = f
-	return f
+	return &preprocessor{root: root, files: map[string][]cpp.Directive{}, alone: map[string]map[int]bool{}}
 }
 
 // seed gives the source of a file that the caller has read already.
@@ -146,7 +129,7 @@ func (pp *preprocessor) walkUnit(cc *cudaConfig, rel string, defs []string, know
 			m.DefineFlag(d[2:], true)
 		}
 	}
-	w := &walk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
+	w := &unitWalk{pp: pp, cc: cc, known: known, m: m, once: map[string]bool{}}
 	w.file(rel, cpp.Yes, 0, visit)
 }
 
@@ -158,7 +141,7 @@ func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(cpp.Include) boo
 	}
 	s := map[int]bool{}
 	pp.alone[rel] = s
-	w := &walk{pp: pp, cc: cc, known: known, m: cpp.Macros{}, once: map[string]bool{}}
+	w := &unitWalk{pp: pp, cc: cc, known: known, m: cpp.Macros{}, once: map[string]bool{}}
 	w.file(rel, cpp.Yes, 0, func(file string, depth, idx int, r reached) {
 		if depth == 0 {
 			s[idx] = true
@@ -167,8 +150,8 @@ func (pp *preprocessor) reachedAlone(cc *cudaConfig, known func(cpp.Include) boo
 	return s
 }
 
-// walk is the state of one translation unit.
-type walk struct {
+// unitWalk is the state of one translation unit.
+type unitWalk struct {
 	pp      *preprocessor
 	cc      *cudaConfig
 	known   func(cpp.Include) bool
@@ -188,7 +171,7 @@ type group struct {
 
 // file walks the directives of file rel, entered in a group of state base, at include depth
 // depth; it calls visit for each include directive in a group that is compiled or may be.
-func (w *walk) file(rel string, base cpp.Tri, depth int, visit func(file string, depth, idx int, r reached)) {
+func (w *unitWalk) file(rel string, base cpp.Tri, depth int, visit func(file string, depth, idx int, r reached)) {
 	ds, ok := w.pp.directives(rel)
 	if !ok || w.once[rel] || depth > maxIncludeDepth || w.entered >= maxUnitFiles {
 		return
@@ -268,7 +251,7 @@ func (w *walk) file(rel string, base cpp.Tri, depth int, visit func(file string,
 
 // condition evaluates the condition of #if (expression), #ifdef or #ifndef (name) in a group of
 // state cur; a condition in a group that is not compiled is not evaluated.
-func (w *walk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri {
+func (w *unitWalk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri {
 	if cur == cpp.No {
 		return cpp.No
 	}
@@ -293,7 +276,7 @@ func (w *walk) condition(rel, kind, arg string, cur cpp.Tri, guard bool) cpp.Tri
 // has tells whether an include of file from finds a header: a file of the repository, a header of
 // the toolkit (those of its libraries included: a dep provides them) or of the system, or one
 // that known says is provided.
-func (w *walk) has(from string, inc cpp.Include) cpp.Tri {
+func (w *unitWalk) has(from string, inc cpp.Include) cpp.Tri {
 	if _, ok := w.pp.locate(w.cc, from, inc); ok {
 		return cpp.Yes
 	}
@@ -303,34 +286,19 @@ func (w *walk) has(from string, inc cpp.Include) cpp.Tri {
 	return cpp.No
 }
 
-// ruleDefines returns the macros a rule's compiles get from its own attributes, as -DNAME[=VALUE]
-// and -UNAME flags, in order: defines and local_defines, then -D and -U options of copts and
-// host_copts. Values that are not plain lists of strings (a select()) are not read.
-func ruleDefines(r *rule.Rule) []string {
-	if r == nil {
-		return nil
-	}
-	var out []string
-	for _, key := range []string{"defines", "local_defines"} {
-		for _, d := range r.AttrStrings(key) {
-			out = append(out, "-D"+d)
+// walkIncludes calls visit for each #include that a compile of file rel (whose content is src)
+// reaches, with the macros of cc's directives, in rel and in the repository's headers it
+// includes: from is the workspace-relative path of the file holding the include, located the
+// repository file it names where the compiler looks for it (found is false when there is none).
+// The walk stops calling visit once it returns false.
+func (pp *preprocessor) walkIncludes(cc *cudaConfig, rel string, src []byte, visit func(from string, inc cpp.Include, located string, found bool) bool) {
+	pp.seed(rel, src)
+	stop := false
+	pp.walkUnit(cc, rel, cc.compile.flags(), nil, func(_ string, _, _ int, r reached) {
+		if stop {
+			return
 		}
-	}
-	for _, key := range []string{"copts", "host_copts"} {
-		opts := r.AttrStrings(key)
-		for i := 0; i < len(opts); i++ {
-			o := opts[i]
-			if o != "-D" && o != "-U" {
-				if strings.HasPrefix(o, "-D") || strings.HasPrefix(o, "-U") {
-					out = append(out, o)
-				}
-				continue
-			}
-			if i+1 < len(opts) {
-				out = append(out, o+opts[i+1])
-				i++
-			}
-		}
-	}
-	return out
+		p, found := pp.locate(cc, r.from, r.inc)
+		stop = !visit(r.from, r.inc, p, found)
+	})
 }

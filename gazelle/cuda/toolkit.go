@@ -145,20 +145,12 @@ var toolkitHeaderIndex = sync.OnceValue(func() map[string][]string {
 	return idx
 })
 
+// rank returns the place of component in componentOrder (after all of them when unlisted).
 func rank(component string) int {
 	if r, ok := componentOrder[component]; ok {
 		return r
 	}
 	return len(componentOrder) + 1
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // toolkitFile is a file line of toolkit_files.txt.
@@ -178,12 +170,4 @@ func toolkitFileLines(data string) []toolkitFile {
 		out = append(out, toolkitFile{path: f[1], component: f[2], versions: f[3:]})
 	}
 	return out
-}
-
-func setOf(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
 }

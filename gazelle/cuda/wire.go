@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bazelbuild/bazel-gazelle/label"
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
@@ -15,12 +14,12 @@ import (
 // includes. cu_deps entries naming other rules are kept, except those naming cu_library rules of
 // this directory that are gone or being deleted. A Go library that is a go_cuda_library already
 // stays one.
-func (g *generator) wireGo(libs []*rule.Rule, deleted map[string]bool) {
-	if m, ok := g.c.KindMap["go_library"]; ok && m.KindName != goCudaLibraryKind {
+func wireGo(d *dirInput, libs []*rule.Rule, deleted map[string]bool) {
+	if m, ok := d.c.KindMap["go_library"]; ok && m.KindName != goCudaLibraryKind {
 		return // the user maps go_library to a macro of their own
 	}
 	var goLib *rule.Rule
-	for _, r := range g.args.OtherGen {
+	for _, r := range d.otherGen {
 		if r.Kind() == "go_library" {
 			goLib = r
 			break
@@ -30,19 +29,17 @@ func (g *generator) wireGo(libs []*rule.Rule, deleted map[string]bool) {
 		return
 	}
 	var old *rule.Rule
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			if g.isGoLibrary(r) && r.Name() == goLib.Name() {
+	for _, r := range d.rules() {
+		if d.isGoLibrary(r) && r.Name() == goLib.Name() {
+			old = r
+			break
+		}
+	}
+	if old == nil {
+		for _, r := range d.rules() {
+			if d.isGoLibrary(r) && r.AttrString("importpath") != "" && r.AttrString("importpath") == goLib.AttrString("importpath") {
 				old = r
 				break
-			}
-		}
-		if old == nil {
-			for _, r := range g.args.File.Rules {
-				if g.isGoLibrary(r) && r.AttrString("importpath") != "" && r.AttrString("importpath") == goLib.AttrString("importpath") {
-					old = r
-					break
-				}
 			}
 		}
 	}
@@ -53,7 +50,7 @@ func (g *generator) wireGo(libs []*rule.Rule, deleted map[string]bool) {
 	generated := map[string]bool{}
 	for _, lib := range libs {
 		generated[lib.Name()] = true
-		if g.cgoIncludesHeaderOf(goLib, lib) {
+		if cgoIncludesHeaderOf(d, goLib, lib) {
 			wired = append(wired, ":"+lib.Name())
 		}
 	}
@@ -62,16 +59,14 @@ func (g *generator) wireGo(libs []*rule.Rule, deleted map[string]bool) {
 	}
 
 	existing := map[string]bool{}
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			existing[r.Name()] = true
-		}
+	for _, r := range d.rules() {
+		existing[r.Name()] = true
 	}
 	var cuDeps []string
 	seen := map[string]bool{}
 	if old != nil {
 		for _, dep := range old.AttrStrings("cu_deps") {
-			if n, ok := localName(dep, g.args.Rel); ok {
+			if n, ok := localName(dep, d.rel); ok {
 				if generated[n] || deleted[n] || !existing[n] {
 					continue
 				}
@@ -92,69 +87,32 @@ func (g *generator) wireGo(libs []*rule.Rule, deleted map[string]bool) {
 
 // cgoIncludesHeaderOf reports whether a cgo preamble of goLib's Go files includes a header of
 // lib, by its workspace-relative path or relative to the directory.
-func (g *generator) cgoIncludesHeaderOf(goLib, lib *rule.Rule) bool {
+func cgoIncludesHeaderOf(d *dirInput, goLib, lib *rule.Rule) bool {
 	own := map[string]bool{}
 	for _, key := range []string{"srcs", "hdrs"} {
 		for _, f := range lib.AttrStrings(key) {
 			if headerExts[path.Ext(f)] {
-				own[path.Join(g.args.Rel, f)] = true
+				own[path.Join(d.rel, f)] = true
 			}
 		}
 	}
 	goFiles := goLib.AttrStrings("srcs")
 	if goFiles == nil {
-		goFiles = g.args.RegularFiles
+		goFiles = d.regularFiles
 	}
 	for _, f := range goFiles {
 		if !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(g.args.Dir, filepath.FromSlash(f)))
+		src, err := os.ReadFile(filepath.Join(d.dir, filepath.FromSlash(f)))
 		if err != nil {
 			continue
 		}
 		for _, inc := range cgoIncludes(f, src) {
-			if own[path.Clean(inc.Path)] || own[path.Join(g.args.Rel, inc.Path)] {
+			if own[path.Clean(inc.Path)] || own[path.Join(d.rel, inc.Path)] {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// localFiles returns the entries of a srcs-like list that name files of the package itself
-// ("a.cu", ":a.cu", "sub/a.cu"), without a leading ':'.
-func localFiles(values []string) []string {
-	var out []string
-	for _, v := range values {
-		if v == "" || strings.HasPrefix(v, "@") || strings.HasPrefix(v, "//") {
-			continue
-		}
-		out = append(out, strings.TrimPrefix(v, ":"))
-	}
-	return out
-}
-
-// localName returns the target name of a label of the package rel (":x", "x", "//rel:x").
-func localName(dep, rel string) (string, bool) {
-	if strings.HasPrefix(dep, ":") {
-		return dep[1:], true
-	}
-	if !strings.HasPrefix(dep, "//") && !strings.HasPrefix(dep, "@") {
-		if strings.Contains(dep, "/") {
-			return "", false
-		}
-		return dep, true
-	}
-	l, err := label.Parse(dep)
-	if err != nil || l.Repo != "" || l.Pkg != rel {
-		return "", false
-	}
-	return l.Name, true
-}
-
-// plainList reports whether r's attribute key is absent or a plain list of strings (no glob,
-// select or concatenation), which is what gazelle can merge.
-func plainList(r *rule.Rule, key string) bool {
-	return r.Attr(key) == nil || r.AttrStrings(key) != nil
 }

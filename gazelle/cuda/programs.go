@@ -5,48 +5,19 @@ import (
 	"path"
 	"sort"
 
-	bzl "github.com/bazelbuild/buildtools/build"
-
 	"github.com/bazelbuild/bazel-gazelle/rule"
-
-	"github.com/rules-cuda-go/rules_cuda_go/gazelle/cuda/internal/cpp"
 )
 
-const ccBinaryKind = "cc_binary"
+// The programs of a directory: sources defining main() that get a cu_library and a cc_binary of
+// their own (several mains, engines around a shared main(), existing program pairs, cuda_program
+// directives), and the cc_binary of the directory's library when it has the only main().
 
-// requiresCuda is the symbol of rules_cuda_go's defs.bzl that new cc_binary rules use as
-// target_compatible_with: a build without CUDA (--config=cpu) compiles no kernels and no main(),
-// so it skips the binary instead of failing to link it.
-const requiresCuda = "requires_cuda"
-
-// program is a source defining main() that gets a cu_library and a cc_binary of its own.
-type program struct {
-	src string
-	// engine: the source defines what the directory's shared main() reads (see engineFiles).
-	engine bool
-	// pair are the existing rules of the program, nil for a new one.
-	pair *programPair
-}
-
-// programPair is a cc_binary with no srcs whose only dep is a cu_library of the directory that
-// compiles one source and has no hdrs: the rules of one program.
-type programPair struct {
-	bin, lib *rule.Rule
-	src      string
-}
-
-// generatedNames reports whether the pair is named as addPrograms names programs: the library
-// is the binary's name with "_lib" appended.
-func (pp *programPair) generatedNames() bool {
-	return pp.lib.Name() == pp.bin.Name()+"_lib"
-}
-
-// mains returns the sources of the directory (not another rule's) that define a top-level
+// mainSources returns the sources of the directory (not another rule's) that define a top-level
 // main(), sorted.
-func (g *generator) mains() []string {
+func mainSources(d *dirInput) []string {
 	var out []string
-	for _, f := range append(append([]string(nil), g.cuSrcs...), g.hostSrcs...) {
-		if src, ok := g.read(f); ok && cpp.ScanSource(src).DefinesMain {
+	for _, f := range concat(d.cuSrcs, d.hostSrcs) {
+		if d.srcs.file(f).definesMain() {
 			out = append(out, f)
 		}
 	}
@@ -56,31 +27,31 @@ func (g *generator) mains() []string {
 
 // programPairs returns the program pairs of the build file; the directory's library (the
 // naming pattern's name) is in none.
-func (g *generator) programPairs() []*programPair {
-	if g.args.File == nil {
+func programPairs(d *dirInput) []*programPair {
+	if d.file == nil {
 		return nil
 	}
 	libs := map[string]*rule.Rule{}
-	for _, r := range g.existingCu {
+	for _, r := range d.existingCu {
 		libs[r.Name()] = r
 	}
 	// The directory's library is no program's, even with one source: its binary is addBinary's.
-	delete(libs, g.wantedName())
+	delete(libs, d.wantedName())
 	var out []*programPair
 	seen := map[*rule.Rule]bool{}
 	declared := map[string]bool{}
-	for _, d := range g.cc.programs {
-		declared[d.name] = true
+	for _, p := range d.cc.programs {
+		declared[p.name] = true
 	}
-	for _, b := range g.args.File.Rules {
-		if declared[b.Name()] || !g.isKind(b, ccBinaryKind) || b.Attr("srcs") != nil || !plainList(b, "deps") {
+	for _, b := range d.file.Rules {
+		if declared[b.Name()] || !d.isKind(b, ccBinaryKind) || b.Attr("srcs") != nil || !plainList(b, "deps") {
 			continue
 		}
 		deps := b.AttrStrings("deps")
 		if len(deps) != 1 {
 			continue
 		}
-		n, ok := localName(deps[0], g.args.Rel)
+		n, ok := localName(deps[0], d.rel)
 		lib := libs[n]
 		if !ok || lib == nil || seen[lib] || handWritten(lib) || lib.Attr("hdrs") != nil || lib.Attr("textual_hdrs") != nil {
 			continue
@@ -106,12 +77,12 @@ func (g *generator) programPairs() []*programPair {
 // named as addPrograms names them whose source is a program no more (or is gone) is deleted; any
 // other pair is left alone, and its source is taken (no other rule lists it). handled gets the
 // pairs' libraries.
-func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bool, engines []string, handled map[*rule.Rule]bool, taken map[string]bool) []*program {
-	on := g.cc.binaries && g.wanted
-	var programs []*program
-	bySrc := map[string]*program{}
-	add := func(src string) *program {
-		pr := &program{src: src}
+func selectPrograms(d *dirInput, p *plan, mains []string, isMain map[string]bool, engines []string, handled map[*rule.Rule]bool, taken map[string]bool) []*plannedProgram {
+	on := d.cc.binaries && d.wanted
+	var programs []*plannedProgram
+	bySrc := map[string]*plannedProgram{}
+	add := func(src string) *plannedProgram {
+		pr := &plannedProgram{src: src}
 		programs = append(programs, pr)
 		bySrc[src] = pr
 		return pr
@@ -124,7 +95,7 @@ func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bo
 	for _, e := range engines {
 		add(e).engine = true
 	}
-	for _, pp := range g.programPairs() {
+	for _, pp := range programPairs(d) {
 		handled[pp.lib] = true
 		p.pairBinaries[pp.bin.Name()] = true
 		pr := bySrc[pp.src]
@@ -152,7 +123,7 @@ func (g *generator) selectPrograms(p *plan, mains []string, isMain map[string]bo
 // resolve to and on the directory's library when that compiles sources (the program may call
 // their functions through declarations of its own); a new one starts with the compile settings
 // (inheritedAttrs) of the directory's existing library.
-func (g *generator) addPrograms(p *plan, programs []*program) {
+func addPrograms(d *dirInput, p *plan, programs []*plannedProgram) {
 	dirDeps := p.dirDeps()
 	for _, pr := range programs {
 		var bin, lib string
@@ -168,20 +139,16 @@ func (g *generator) addPrograms(p *plan, programs []*program) {
 				}
 			}
 			if bin == "" {
-				log.Printf("%s: %s defines main(), but the rules %s and %s_bin (and their libraries with _lib) have other rules' names: no cc_binary generated; rename the file or those rules", g.buildPath(), pr.src, s, s)
+				log.Printf("%s: %s defines main(), but the rules %s and %s_bin (and their libraries with _lib) have other rules' names: no cc_binary generated; rename the file or those rules", d.buildPath(), pr.src, s, s)
 				continue
 			}
 		}
 		p.used[bin] = true
 		p.used[lib] = true
-		b := rule.NewRule(ccBinaryKind, bin)
-		b.SetAttr("deps", []string{":" + lib})
-		if pr.pair == nil {
-			b.SetAttr("target_compatible_with", requiresCudaCall())
-		}
+		b := &binaryUnit{name: bin, requiresCuda: pr.pair == nil}
 		u := &libUnit{name: lib, old: old, srcs: []string{pr.src}, private: true, deps: dirDeps, binary: b}
 		if pr.engine && p.dirLib != nil {
-			u.alwayslink = g.usedBy(u.srcs, p.dirLib.srcs)
+			u.alwayslink = usedBy(d, u.srcs, p.dirLib.srcs)
 		}
 		if pr.pair == nil && p.dirLib != nil && p.dirLib.old != nil {
 			// A new program's compiles start with the settings of the directory's library,
@@ -192,88 +159,61 @@ func (g *generator) addPrograms(p *plan, programs []*program) {
 	}
 }
 
-// dirDeps returns the deps of a program's library on the directory's library: none when there
-// is none or it compiles no sources (its headers are found through includes).
-func (p *plan) dirDeps() []string {
-	if p.dirLib != nil {
-		for _, f := range p.dirLib.srcs {
-			if !headerExts[path.Ext(f)] {
-				return []string{":" + p.dirLib.name}
-			}
-		}
-	}
-	return nil
-}
-
-func requiresCudaCall() bzl.Expr {
-	return &bzl.CallExpr{X: &bzl.Ident{Name: requiresCuda}}
-}
-
 // addBinary adds, with binaries enabled, the cc_binary of the directory's library when exactly
 // one of its sources defines main() (mains), named by the cuda_binary_naming pattern, unless
 // another cc_binary or cc_test of the build file links the library already. A cc_binary of that
 // name whose deps are only a cu_library of the directory is deleted when the library has no
 // main() any more.
-func (g *generator) addBinary(p *plan, mains []string) {
-	if !g.cc.binaries {
+func addBinary(d *dirInput, p *plan, mains []string) {
+	if !d.cc.binaries {
 		return
 	}
-	name := g.cc.binaryName(g.dirname())
+	name := d.cc.binaryName(d.dirname())
 	var existing *rule.Rule
-	if g.args.File != nil {
-		for _, r := range g.args.File.Rules {
-			if r.Name() == name {
-				existing = r
-			}
+	for _, r := range d.rules() {
+		if r.Name() == name {
+			existing = r
 		}
 	}
-	if existing != nil && (!g.isKind(existing, ccBinaryKind) || existing.ShouldKeep() || p.deleted[name] || p.pairBinaries[name]) {
+	if existing != nil && (!d.isKind(existing, ccBinaryKind) || existing.ShouldKeep() || p.deleted[name] || p.pairBinaries[name]) {
 		return
 	}
 	lib := p.dirLib
 	switch {
 	case len(mains) == 1 && lib != nil && name == lib.name:
-		log.Printf("%s: %s defines main(), but the cc_binary would have the cu_library's name %s; set # gazelle:%s to another pattern", g.buildPath(), mains[0], name, directiveBinNaming)
+		log.Printf("%s: %s defines main(), but the cc_binary would have the cu_library's name %s; set # gazelle:%s to another pattern", d.buildPath(), mains[0], name, directiveBinNaming)
 	case len(mains) == 1 && lib != nil:
-		for _, r := range g.args.OtherGen {
+		for _, r := range d.otherGen {
 			if r.Name() == name {
-				log.Printf("%s: %s defines main(), but the %s generated for this directory is named %s; set # gazelle:%s to another pattern", g.buildPath(), mains[0], r.Kind(), name, directiveBinNaming)
+				log.Printf("%s: %s defines main(), but the %s generated for this directory is named %s; set # gazelle:%s to another pattern", d.buildPath(), mains[0], r.Kind(), name, directiveBinNaming)
 				return
 			}
 		}
-		if g.linkedElsewhere(lib.name, name) {
+		if linkedElsewhere(d, lib.name, name) {
 			return
 		}
 		if existing == nil && p.used[name] {
-			log.Printf("%s: %s defines main(), but a rule generated for this directory is named %s; set # gazelle:%s to another pattern", g.buildPath(), mains[0], name, directiveBinNaming)
+			log.Printf("%s: %s defines main(), but a rule generated for this directory is named %s; set # gazelle:%s to another pattern", d.buildPath(), mains[0], name, directiveBinNaming)
 			return
 		}
-		b := rule.NewRule(ccBinaryKind, name)
-		b.SetAttr("deps", []string{":" + lib.name})
-		if existing == nil {
-			b.SetAttr("target_compatible_with", requiresCudaCall())
-		}
-		lib.binary = b
+		lib.binary = &binaryUnit{name: name, requiresCuda: existing == nil}
 		p.used[name] = true
 	case len(mains) > 1:
 		// Binaries enabled but the directory gets no programs: it is not CUDA code.
-	case existing != nil && g.linksOnlyLocalLibrary(existing):
+	case existing != nil && linksOnlyLocalLibrary(d, existing):
 		p.remove(ccBinaryKind, name)
 	}
 }
 
 // linkedElsewhere reports whether a cc_binary or cc_test of the build file other than the one
 // named bin lists the cu_library lib in deps: the program has a hand-written binary.
-func (g *generator) linkedElsewhere(lib, bin string) bool {
-	if g.args.File == nil {
-		return false
-	}
-	for _, r := range g.args.File.Rules {
-		if r.Name() == bin || !(g.isKind(r, ccBinaryKind) || g.isKind(r, "cc_test")) {
+func linkedElsewhere(d *dirInput, lib, bin string) bool {
+	for _, r := range d.rules() {
+		if r.Name() == bin || !(d.isKind(r, ccBinaryKind) || d.isKind(r, "cc_test")) {
 			continue
 		}
 		for _, dep := range r.AttrStrings("deps") {
-			if n, ok := localName(dep, g.args.Rel); ok && n == lib {
+			if n, ok := localName(dep, d.rel); ok && n == lib {
 				return true
 			}
 		}
@@ -283,31 +223,82 @@ func (g *generator) linkedElsewhere(lib, bin string) bool {
 
 // linksOnlyLocalLibrary reports whether binary b has no srcs and its deps are one cu_library of
 // this directory (or a rule that no longer exists): the shape addBinary writes.
-func (g *generator) linksOnlyLocalLibrary(b *rule.Rule) bool {
+func linksOnlyLocalLibrary(d *dirInput, b *rule.Rule) bool {
 	deps := b.AttrStrings("deps")
 	if b.Attr("srcs") != nil || len(deps) != 1 {
 		return false
 	}
-	n, ok := localName(deps[0], g.args.Rel)
+	n, ok := localName(deps[0], d.rel)
 	if !ok {
 		return false
 	}
-	for _, r := range g.args.File.Rules {
+	for _, r := range d.rules() {
 		if r.Name() == n {
-			return g.isKind(r, cuLibraryKind)
+			return d.isKind(r, cuLibraryKind)
 		}
 	}
 	return true
 }
 
-// dirname is the base name of the directory ({dirname} of the naming patterns); the repository's
-// name at the root.
-func (g *generator) dirname() string {
-	if g.args.Rel == "" {
-		if g.c.RepoName != "" {
-			return g.c.RepoName
+// directivePrograms plans the cu_library and cc_binary of each cuda_program directive of the
+// directory. The existing libraries are marked handled (they are not the directory's library);
+// the files that exist become the library's srcs (a missing one is logged).
+func directivePrograms(d *dirInput, p *plan) []*libUnit {
+	var units []*libUnit
+	for _, pd := range d.cc.programs {
+		lib := pd.name + "_lib"
+		if !nameFree(d, pd.name, ccBinaryKind) || !nameFree(d, lib, cuLibraryKind) {
+			log.Printf("%s: # gazelle:%s %s: a rule named %s or %s of another kind exists; no rules generated for it", d.buildPath(), directiveProgram, pd.name, pd.name, lib)
+			continue
 		}
-		return path.Base(g.c.RepoRoot)
+		var srcs []string
+		for _, f := range pd.files {
+			if !d.exists(f) {
+				log.Printf("%s: # gazelle:%s %s: %s does not exist", d.buildPath(), directiveProgram, pd.name, f)
+				continue
+			}
+			srcs = append(srcs, f)
+		}
+		if len(srcs) == 0 {
+			continue
+		}
+		u := &libUnit{name: lib, srcs: srcs, private: true}
+		for _, r := range d.existingCu {
+			if r.Name() == lib {
+				u.old = r
+			}
+		}
+		u.binary = &binaryUnit{name: pd.name, requiresCuda: !p.used[pd.name]}
+		p.used[pd.name] = true
+		p.used[lib] = true
+		units = append(units, u)
 	}
-	return path.Base(g.args.Rel)
+	return units
+}
+
+// nameFree reports whether no rule of the build file of another kind than kind has name.
+func nameFree(d *dirInput, name, kind string) bool {
+	for _, r := range d.rules() {
+		if r.Name() == name && !d.isKind(r, kind) {
+			return false
+		}
+	}
+	return true
+}
+
+// addDeclared adds the rules of the cuda_program directives (see directivePrograms): each
+// program's library depends on the directory's library, and is linked whole where it defines
+// what the directory's library uses (libUnit.alwayslink). It reports whether one does: the main()
+// of the directory's library is then the programs', not a program of its own.
+func addDeclared(d *dirInput, p *plan, declared []*libUnit) bool {
+	provides := false
+	for _, u := range declared {
+		u.deps = p.dirDeps()
+		if p.dirLib != nil {
+			u.alwayslink = usedBy(d, u.srcs, p.dirLib.srcs)
+			provides = provides || u.alwayslink
+		}
+		p.libs = append(p.libs, u)
+	}
+	return provides
 }
