@@ -7,7 +7,7 @@
 #   tools/buildbarn/check.sh [TARGET_PATTERN...]
 #
 # Default targets: //ops/... //tests/... //tests:all (every kernel and op package, every test
-# program, the rest of what `bazel test //tests:all` builds), in -c opt (BB_CHECK_MODE=fastbuild|dbg
+# program, the rest of what `bazel test //tests:all` builds; not //tests:toolchains), in -c opt (BB_CHECK_MODE=fastbuild|dbg
 # picks another mode). Steps:
 # 1. Vets and tests the log checkers (tools/remote-cache: cmd/remoteexec, cmd/cachehits) and builds
 #    them. Starts Buildbarn (start.sh: $BB_WORKERS workers, default 2; binaries cached by build.sh)
@@ -60,7 +60,9 @@ expect=
 local_targets=("${targets[@]}")
 local_query=
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(//ops/... //tests/... //tests:all)
+  # Less the other toolchains' analysis tests (//tests:toolchains): they run no action, and would
+  # fetch the other toolkits, clang and the aarch64 cross toolchain into both clones' output bases.
+  targets=(//ops/... //tests/... //tests:all -//tests:toolchains -//tests/rules:toolchains_tests)
   expect=NvccPtx,NvccSass,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
   # The local build (--cuda_split=false) makes what the comparison reads, the objects and archives:
   # the C++ and CUDA libraries and device links of //ops/... and //tests/... (the Go packages,
@@ -159,7 +161,7 @@ failed=()
 
 # 2. Clone A on Buildbarn: every action remotely, from an empty cache.
 bz remote "$a" build --config=buildbarn "--remote_executor=$executor" -c "$mode" --disk_cache= \
-  --execution_log_json_file="$work/remote.json" "${targets[@]}"
+  --execution_log_json_file="$work/remote.json" -- "${targets[@]}"
 say "remote build: every spawn matching $remote_re must have been executed on Buildbarn"
 "$work/bin/remoteexec" -remote "$remote_re" "$work/remote.json" || failed+=("remote execution")
 (cd "$a" && BAZELW_QUIET=1 ./bazelw --output_base="$a.out" shutdown)
@@ -167,7 +169,7 @@ say "remote build: every spawn matching $remote_re must have been executed on Bu
 # 3. Clone B, fresh output base, Buildbarn as its remote cache only.
 bz cache "$b" build --config=buildbarn --remote_executor= "--remote_cache=$executor" \
   --noremote_upload_local_results --remote_download_minimal -c "$mode" --disk_cache= \
-  --execution_log_json_file="$work/cache.json" "${targets[@]}"
+  --execution_log_json_file="$work/cache.json" -- "${targets[@]}"
 say "second clone against the remote cache: every nvcc, Go, link and archive spawn must be a hit"
 "$work/bin/cachehits" -expect "$expect" -against "$work/remote.json" "$work/cache.json" || failed+=("remote cache hits")
 
