@@ -11,7 +11,8 @@ import (
 	"github.com/rules-cuda-go/rules_cuda_go/ops/cuda"
 )
 
-// The CUDA kernels (nn_rows.cu, nn_attention.cu; C API in nn.h), registered on the ops as any
+// The CUDA kernels (nn_embedding.cu, nn_layernorm.cu, nn_elementwise.cu, nn_attention.cu,
+// nn_crossentropy.cu, nn_optim.cu; C API in nn.h), registered on the ops as any
 // op's CUDA kernel is (ops/examples/square), and the in-place updates' launches. Each launches
 // on the stream the context chooses (cuda.NewLaunch), after the work that made its tensors.
 

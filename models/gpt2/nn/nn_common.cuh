@@ -98,6 +98,52 @@ inline unsigned row_blocks(long long rows) {
   return rows < 1 ? 1u : (unsigned)(rows < kMaxRowBlocks ? rows : kMaxRowBlocks);
 }
 
+// Column sums (layer norm's weight and bias gradients, Linear's bias gradient), in an unnamed
+// namespace: each .cu file that launches it has its own copy.
+namespace {
+
+// Column sums over N rows, 32 columns per block of 32x16 threads: dw[c] = sum g*xhat (when
+// stats is not null), db[c] = sum g.
+constexpr int kColX = 32, kColY = 16;
+template <typename T>
+__global__ void column_sums_kernel(T* dw, T* db, const T* g, const T* x, const acc_t<T>* stats,
+                                   long long N, long long C) {
+  using A = acc_t<T>;
+  __shared__ A sw[kColY][kColX + 1], sb[kColY][kColX + 1];
+  for (long long c0 = (long long)blockIdx.x * kColX; c0 < C; c0 += (long long)gridDim.x * kColX) {
+    const long long c = c0 + threadIdx.x;
+    A aw = 0, ab = 0;
+    if (c < C) {
+      for (long long r = threadIdx.y; r < N; r += kColY) {
+        const A gv = load(g, r * C + c);
+        ab += gv;
+        if (stats != nullptr) aw += gv * (A(load(x, r * C + c)) - stats[2 * r]) * stats[2 * r + 1];
+      }
+    }
+    sw[threadIdx.y][threadIdx.x] = aw;
+    sb[threadIdx.y][threadIdx.x] = ab;
+    __syncthreads();
+    if (threadIdx.y == 0 && c < C) {
+      A tw = 0, tb = 0;
+      for (int y = 0; y < kColY; y++) {
+        tw += sw[y][threadIdx.x];
+        tb += sb[y][threadIdx.x];
+      }
+      if (dw != nullptr) store(dw, c, tw);
+      store(db, c, tb);
+    }
+    __syncthreads();
+  }
+}
+
+inline unsigned column_blocks(long long C) {
+  long long b = (C + kColX - 1) / kColX;
+  if (b < 1) b = 1;
+  return b > 65535 ? 65535u : (unsigned)b;
+}
+
+}  // namespace
+
 }  // namespace nn
 
 // Runs LAUNCH(T) for the floating-point dtype code; other codes return cudaErrorInvalidValue.
