@@ -66,11 +66,12 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(//ops/... //tests/... -//tests/rules/... -//tests:toolchains //tests:all)
   expect=NvccPtx,NvccSass,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
   # The local build (--cuda_split=false) makes what the comparison reads, the objects and archives:
-  # the C++ and CUDA libraries and device links of //ops/... and //tests/... (the Go packages,
-  # programs and tests link them but run no nvcc or archive action of their own). It leaves out
-  # //tests/rules' analysis tests, which check the split itself and fail without it.
-  # (Named targets, unlike //pkg/... patterns, include manual ones: those are left out here.)
-  local_query="let t = kind('cu_library|cc_library|cu_device_link|cu_device_image', //ops/... + //tests/... except //tests/rules/...) in \$t except attr(tags, '\\bmanual\\b', \$t)"
+  # the C++ and CUDA libraries and device links of //ops/..., //tests/... and of the packages whose
+  # tests //tests:all names (//models/..., //bench/...) (the Go packages, programs and tests link them
+  # but run no nvcc or archive action of their own). It leaves out //tests/rules' analysis tests,
+  # which check the split itself and fail without it. (Named targets, unlike //pkg/... patterns,
+  # include manual ones: those are left out here.)
+  local_query="let t = kind('cu_library|cc_library|cu_device_link|cu_device_image', //ops/... + //tests/... + //models/... + //bench/... except //tests/rules/...) in \$t except attr(tags, '\\bmanual\\b', \$t)"
 fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
 PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
