@@ -8,8 +8,7 @@ write instead.
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("@rules_cuda_go//rules:defs.bzl", "CuInfo")
-load("@rules_cuda_go//rules:extend.bzl", "CUDA_TOOLCHAINS", "CU_LIBRARY_ATTRS", "build_cuda", "cu_library_impl", "find_cuda")
+load("@rules_cuda_go//rules:extend.bzl", "CUDA_TOOLCHAINS", "CU_LIBRARY_ATTRS", "CuInfo", "build_cuda", "cu_library_impl", "find_cuda")
 load(":archs.bzl", "check_supported", "parse_archs")
 load(":flags.bzl", "CudaArchsInfo")
 
