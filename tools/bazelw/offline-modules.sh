@@ -137,14 +137,23 @@ prepare_offline() {
   say "wrote $offline_rc"
 }
 
+# offline_dirs_exist: whether every directory that .bazelrc.offline overrides a module or repository
+# with exists (a removed cache leaves the file naming copies that are gone).
+offline_dirs_exist() {
+  local d
+  while read -r d; do
+    [ -d "$d" ] || return 1
+  done < <(grep -oE -- '--override_(module|repository)=[^= ]+=[^ ]+' "$offline_rc" | sed -E 's/^[^=]+=[^=]+=//')
+}
+
 # ensure_offline_modules: nothing when .bazelrc.offline was prepared before for this checkout and these
 # versions; removes it when the registry is reachable (or RULES_CUDA_GO_ONLINE is set); else prepares it.
 ensure_offline_modules() {
   # Which Debian module copies and rc the Bazel found by find-tools.sh uses is part of the stamp.
   offline_stamp="offline-modules rules_go=$rules_go_version gazelle=$gazelle_version layout=5 debian=$debian_share debian_rc=${RULES_CUDA_GO_DEBIAN_BAZELRC:-1}"
   if [ -f "$offline_rc" ] && head -n1 "$offline_rc" | grep -qF "# $offline_stamp" &&
-    grep -q "=$root/third_party/zlib\$" "$offline_rc"; then
-    : # prepared before (for this checkout)
+    grep -q "=$root/third_party/zlib\$" "$offline_rc" && offline_dirs_exist; then
+    : # prepared before (for this checkout), and the module copies it names are still there
   elif [ -n "${RULES_CUDA_GO_ONLINE:-}" ] || reachable bcr.bazel.build; then
     rm -f "$offline_rc"
   else
