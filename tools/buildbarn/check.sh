@@ -6,8 +6,8 @@
 #
 #   tools/buildbarn/check.sh [TARGET_PATTERN...]
 #
-# Default targets: //ops/... //tests/... //tests:all (every kernel and op package, every test
-# program, the rest of what `bazel test //tests:all` builds; not //tests:toolchains), in -c opt (BB_CHECK_MODE=fastbuild|dbg
+# Default targets: //ops/... //tests/... (every kernel and op package, every test program under
+# tests/; not the analysis tests of tests/rules), in -c opt (BB_CHECK_MODE=fastbuild|dbg
 # picks another mode). Steps:
 # 1. Vets and tests the log checkers (tools/remote-cache: cmd/remoteexec, cmd/cachehits) and builds
 #    them. Starts Buildbarn (start.sh: $BB_WORKERS workers, default 2; binaries cached by build.sh)
@@ -60,18 +60,18 @@ expect=
 local_targets=("${targets[@]}")
 local_query=
 if [ ${#targets[@]} -eq 0 ]; then
-  # Of tests/rules' analysis tests (no action of their own), only //tests:all's: the others
-  # (//tests:toolchains) would fetch the other toolkits, clang and the aarch64 cross toolchain into
-  # both clones' output bases.
-  targets=(//ops/... //tests/... -//tests/rules/... -//tests:toolchains //tests:all)
+  # Not tests/rules' analysis tests (no action of their own; //tests:toolchains' would fetch the
+  # other toolkits, clang and the aarch64 cross toolchain into both clones' output bases), nor the
+  # test suites' members elsewhere (the Gazelle extension's, the tools', the benchmarks', the
+  # models' Go tests): the kernels, op packages and test programs here prove the check.
+  targets=(//ops/... //tests/... -//tests/rules/... -//tests:all -//tests:toolchains)
   expect=NvccPtx,NvccSass,NvccHostAsm,NvccHost,NvccDeviceLink,GoStdlib,GoCompilePkg,GoLink,CppLink,CppArchive
   # The local build (--cuda_split=false) makes what the comparison reads, the objects and archives:
-  # the C++ and CUDA libraries and device links of //ops/..., //tests/... and of the packages whose
-  # tests //tests:all names (//models/..., //bench/...) (the Go packages, programs and tests link them
-  # but run no nvcc or archive action of their own). It leaves out //tests/rules' analysis tests,
+  # the C++ and CUDA libraries and device links of //ops/... and //tests/... (the Go packages,
+  # programs and tests link them but run no nvcc or archive action of their own). It leaves out //tests/rules' analysis tests,
   # which check the split itself and fail without it. (Named targets, unlike //pkg/... patterns,
   # include manual ones: those are left out here.)
-  local_query="let t = kind('cu_library|cc_library|cu_device_link|cu_device_image', //ops/... + //tests/... + //models/... + //bench/... except //tests/rules/...) in \$t except attr(tags, '\\bmanual\\b', \$t)"
+  local_query="let t = kind('cu_library|cc_library|cu_device_link|cu_device_image', //ops/... + //tests/... except //tests/rules/...) in \$t except attr(tags, '\\bmanual\\b', \$t)"
 fi
 # Go: on PATH, or where ./bazelw installs it (the places toolchains/private/find_go.sh lists).
 PATH="$PATH:$("$root/toolchains/private/find_go.sh" --path)"
