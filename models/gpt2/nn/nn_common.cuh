@@ -92,6 +92,9 @@ inline unsigned blocks_for(long long n, int threads) {
   return b > 65535 * 32 ? 65535 * 32 : (unsigned)b;
 }
 
+// Threads per block of the row and elementwise kernels.
+constexpr int kThreads = 256;
+
 // Rows per grid: one block per row up to this many, the kernels loop past it.
 constexpr long long kMaxRowBlocks = 1 << 20;
 inline unsigned row_blocks(long long rows) {

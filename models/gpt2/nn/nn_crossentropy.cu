@@ -10,8 +10,6 @@
 namespace nn {
 namespace {
 
-constexpr int kThreads = 256;
-
 // logsumexp of row x[0, V).
 template <typename T>
 __device__ acc_t<T> row_lse(const T* x, long long V, acc_t<T>* shared) {

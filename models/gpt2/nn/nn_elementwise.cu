@@ -9,8 +9,6 @@
 namespace nn {
 namespace {
 
-constexpr int kThreads = 256;
-
 template <typename T>
 __global__ void bias_add_kernel(T* out, const T* x, const T* b, long long n, long long C) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;

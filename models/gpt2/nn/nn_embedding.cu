@@ -10,8 +10,6 @@
 namespace nn {
 namespace {
 
-constexpr int kThreads = 256;
-
 template <typename T>
 __global__ void embedding_forward_kernel(T* out, const int32_t* tokens, const T* wte, const T* wpe,
                                          long long rows, long long T_, long long C, long long V) {

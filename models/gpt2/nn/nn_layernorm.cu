@@ -10,8 +10,6 @@
 namespace nn {
 namespace {
 
-constexpr int kThreads = 256;
-
 // The mean and 1/sqrt(var + eps) of row x[0, C), two passes.
 template <typename T>
 __device__ void row_stats(const T* x, long long C, double eps, acc_t<T>* shared, acc_t<T>* mean,

@@ -8,8 +8,6 @@
 namespace nn {
 namespace {
 
-constexpr int kThreads = 256;
-
 template <typename T>
 __global__ void adamw_kernel(T* p, const T* g, T* m, T* v, long long n, T decay, T w, T beta2,
                              T one_minus_beta2, T eps, T step_size, T bc2_sqrt) {
